@@ -1,0 +1,3 @@
+module sidecar-top/e2e/cluster/pause
+
+go 1.26.0

@@ -1,0 +1,12 @@
+//go:build tools
+
+// Package tools only records the commands this module builds.
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/cmd/kubelet"
+	_ "k8s.io/kubernetes/cmd/kubectl"
+)

@@ -1,0 +1,99 @@
+package timeline
+
+import "time"
+
+// second is the precision of most API times: metav1.Time is serialised in whole seconds, truncated.
+const second = time.Second
+
+// signalAllowance bounds how long after the kubelet's Killing Event the container runtime
+// delivers SIGTERM when no preStop hook runs first: the kubelet records the Event and then calls
+// StopContainer at once. Measured here in tens of milliseconds; one second is a safe bound.
+const signalAllowance = time.Second
+
+// interval is a closed time interval [lo, hi] in which something certainly happened. A zero lo
+// or hi means unbounded on that side.
+type interval struct{ lo, hi time.Time }
+
+// wholeSecond is the interval a whole-second API time t stands for: [t, t+1s).
+func wholeSecond(t time.Time) interval { return interval{t, t.Add(second - time.Nanosecond)} }
+
+// point is the interval of an exact time.
+func point(t time.Time) interval { return interval{t, t} }
+
+// notAfter bounds i above by t; notBefore bounds it below.
+func (i interval) notAfter(t time.Time) interval {
+	if !t.IsZero() && (i.hi.IsZero() || t.Before(i.hi)) {
+		i.hi = t
+	}
+	return i
+}
+
+func (i interval) notBefore(t time.Time) interval {
+	if !t.IsZero() && (i.lo.IsZero() || t.After(i.lo)) {
+		i.lo = t
+	}
+	return i
+}
+
+// empty reports whether the bounds contradict each other, which happens only when two clocks
+// (the server's and this machine's) disagree.
+func (i interval) empty() bool { return !i.lo.IsZero() && !i.hi.IsZero() && i.hi.Before(i.lo) }
+
+// tighten applies a bound only if it leaves the interval non-empty, and reports whether it did;
+// a bound that would empty it is evidence of clock skew and is dropped.
+func (i interval) tighten(lo, hi time.Time) (interval, bool) {
+	j := i.notBefore(lo).notAfter(hi)
+	if j.empty() {
+		return i, false
+	}
+	return j, true
+}
+
+// mid is the middle of a bounded interval (or its one bound).
+func (i interval) mid() time.Time {
+	switch {
+	case i.lo.IsZero():
+		return i.hi
+	case i.hi.IsZero():
+		return i.lo
+	}
+	return i.lo.Add(i.hi.Sub(i.lo) / 2)
+}
+
+// clamp moves t into the interval.
+func (i interval) clamp(t time.Time) time.Time {
+	if !i.lo.IsZero() && t.Before(i.lo) {
+		return i.lo
+	}
+	if !i.hi.IsZero() && t.After(i.hi) {
+		return i.hi
+	}
+	return t
+}
+
+// spanBetween is the time from milestone a to milestone b: its estimate from the two At, and
+// the bounds from the two intervals. With ordered set, b is known to follow a (a kubelet rule),
+// so negative values are cut to zero.
+func spanBetween(a, b *Milestone, ordered bool) Span {
+	s := Span{
+		Value: b.At.Sub(a.At),
+		Min:   b.Earliest.Sub(a.Latest),
+		Max:   b.Latest.Sub(a.Earliest),
+	}
+	if ordered {
+		s.Value, s.Min = max(s.Value, 0), max(s.Min, 0)
+	}
+	return s
+}
+
+// offsetFrom is a milestone's offset from a reference time (the pod's creation).
+func offsetFrom(origin time.Time, m *Milestone) Span {
+	return Span{Value: m.At.Sub(origin), Min: m.Earliest.Sub(origin), Max: m.Latest.Sub(origin)}
+}
+
+func timePtr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}

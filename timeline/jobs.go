@@ -1,0 +1,107 @@
+package timeline
+
+import (
+	"fmt"
+	"time"
+)
+
+// jobState is what the Builder keeps of one Job: its condition transitions.
+type jobState struct {
+	last       *JobObservation
+	firstSeen  time.Time
+	lastSeen   time.Time
+	conditions []conditionChange
+	deleted    *seen
+}
+
+func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
+	if js.last == nil {
+		js.firstSeen = r
+	}
+	s := seen{r, js.lastSeen}
+	js.last, js.lastSeen = j, r
+	for _, c := range j.Conditions {
+		if !hasConditionChange(js.conditions, c) {
+			js.conditions = append(js.conditions, conditionChange{c, s})
+		}
+	}
+	if t == Deleted && js.deleted == nil {
+		js.deleted = &s
+	}
+}
+
+func hasConditionChange(list []conditionChange, c Condition) bool {
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Type == c.Type {
+			return list[i].Status == c.Status && list[i].LastTransition.Equal(c.LastTransition)
+		}
+	}
+	return false
+}
+
+// job derives a Job's lane: creation, each condition that became True, and deletion.
+func (d *deriver) job(js *jobState, _ []*eventState, pods []Pod) Job {
+	j := js.last
+	out := Job{Namespace: j.Namespace, Name: j.Name, UID: j.UID, Created: j.Created, Status: jobStatus(j),
+		Active: j.Active, Succeeded: j.Succeeded, Failed: j.Failed, Deleted: js.deleted != nil}
+	created := d.bound(wholeSecond(j.Created), time.Time{}, js.firstSeen)
+	out.Milestones = append(out.Milestones, Milestone{Kind: MCreated, At: j.Created, Earliest: created.lo,
+		Latest: created.hi, Source: SourceStatus,
+		Evidence: []Evidence{{What: "metadata.creationTimestamp", API: timePtr(j.Created), Precision: "1s"}}})
+	for i := range js.conditions {
+		c := &js.conditions[i]
+		if c.Status != "True" {
+			continue
+		}
+		m := d.conditionMilestone(MCondition, c)
+		m.Reason, m.Message = c.Type, c.Reason
+		out.Milestones = append(out.Milestones, m)
+	}
+	if js.deleted != nil {
+		out.Milestones = append(out.Milestones, observedMilestone(MDeleted, *js.deleted, "watch event DELETED", js.firstSeen))
+	}
+	sortMilestones(out.Milestones)
+	for i := range out.Milestones {
+		m := &out.Milestones[i]
+		m.Offset = offsetFrom(j.Created, m)
+		if i > 0 {
+			g := spanBetween(&out.Milestones[i-1], m, false)
+			m.Gap = &g
+		}
+	}
+	owner := "Job/" + j.Name
+	for _, p := range pods {
+		if p.Owner != owner || p.Namespace != j.Namespace {
+			continue
+		}
+		for _, f := range p.Findings {
+			if f.Severity == "warning" {
+				out.Findings = append(out.Findings, Finding{Severity: f.Severity, Container: f.Container,
+					Text: fmt.Sprintf("pod %s: %s", p.Name, f.Text)})
+			}
+		}
+	}
+	return out
+}
+
+// jobStatus is a Job's state in a word, as its conditions say.
+func jobStatus(j *JobObservation) string {
+	status := "Running"
+	if j.Active == 0 && j.Succeeded == 0 && j.Failed == 0 {
+		status = "Pending"
+	}
+	for _, c := range j.Conditions {
+		if c.Status != "True" {
+			continue
+		}
+		switch c.Type {
+		case "Complete", "Failed", "Suspended":
+			return c.Type
+		case "SuccessCriteriaMet":
+			status = "Completing"
+		case "FailureTarget":
+			status = "Failing"
+		}
+	}
+	return status
+}

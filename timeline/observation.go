@@ -1,0 +1,125 @@
+package timeline
+
+import "time"
+
+// WatchType says what a watch event did to its object.
+type WatchType string
+
+// The watch event types, as kubectl prints them with --output-watch-events.
+const (
+	Added    WatchType = "ADDED"
+	Modified WatchType = "MODIFIED"
+	Deleted  WatchType = "DELETED"
+)
+
+// An Observation is one watch event, already translated from its API object, stamped with the
+// local time it was received. Exactly one of Pod, Event and Job is set.
+type Observation struct {
+	Received time.Time
+	Type     WatchType
+	Pod      *PodObservation
+	Event    *EventObservation
+	Job      *JobObservation
+}
+
+// ContainerKind is the role of a container in its pod, which decides its lane's place and the
+// rules the kubelet applies to it.
+type ContainerKind string
+
+// The container kinds, in lane order.
+const (
+	KindInit      ContainerKind = "init"      // an init container that runs to completion
+	KindSidecar   ContainerKind = "sidecar"   // an init container with restartPolicy: Always
+	KindApp       ContainerKind = "app"       // a regular container
+	KindEphemeral ContainerKind = "ephemeral" // an ephemeral (debug) container
+)
+
+// PodObservation is what one Pod object said.
+type PodObservation struct {
+	UID, Namespace, Name, ResourceVersion string
+	Node                                  string
+	OwnerKind, OwnerName                  string // the controller, if any (e.g. Job)
+	Created                               time.Time
+	Deletion                              *time.Time // metadata.deletionTimestamp
+	DeletionGrace                         *int64     // metadata.deletionGracePeriodSeconds
+	GracePeriod                           int64      // spec.terminationGracePeriodSeconds
+	RestartPolicy                         string
+	Phase                                 string
+	Reason                                string // status.reason
+	Status                                string // kubectl's STATUS column for this object
+	Conditions                            []Condition
+	Containers                            []ContainerObservation // lane order: init and sidecars, app, ephemeral
+}
+
+// Condition is one pod or job condition.
+type Condition struct {
+	Type, Status, Reason, Message string
+	LastTransition                time.Time // whole seconds
+}
+
+// ContainerObservation is one container's spec facts and, once the kubelet reported it, status.
+type ContainerObservation struct {
+	Name              string
+	Kind              ContainerKind
+	HasStartupProbe   bool
+	HasReadinessProbe bool
+	HasPreStop        bool
+	GracePeriod       *int64 // the container's own, if set
+	Status            *ContainerStatus
+}
+
+// ContainerStatus is a container's status as the kubelet reported it.
+type ContainerStatus struct {
+	ContainerID    string
+	RestartCount   int32
+	Ready          bool
+	Started        *bool
+	Waiting        *Waiting
+	Running        *Running
+	Terminated     *Terminated
+	LastTerminated *Terminated
+}
+
+// Waiting is a waiting container state.
+type Waiting struct{ Reason, Message string }
+
+// Running is a running container state. StartedAt has whole-second precision.
+type Running struct {
+	ContainerID string
+	StartedAt   time.Time
+}
+
+// Terminated is a terminated container state. Times have whole-second precision.
+type Terminated struct {
+	ContainerID           string
+	ExitCode, Signal      int32
+	Reason, Message       string
+	StartedAt, FinishedAt time.Time
+}
+
+// EventObservation is what one Event object said, from core/v1 or events.k8s.io/v1.
+type EventObservation struct {
+	UID, Namespace, Name string
+	InvolvedKind         string
+	InvolvedName         string
+	InvolvedUID          string
+	FieldPath            string        // e.g. spec.initContainers{sidecar}
+	Container            string        // the container FieldPath names, if any
+	ContainerKind        ContainerKind // init for spec.initContainers (sidecar or not), app, ephemeral
+	Type                 string        // Normal or Warning
+	Reason, Message      string
+	Source               string // the reporting component
+	Count                int32  // occurrences so far (1 if unset)
+	First, Last          time.Time
+	EventTime            time.Time // microseconds, when set
+	NameTime             time.Time // nanoseconds, from a client-go event name's hex suffix
+}
+
+// JobObservation is what one Job object said.
+type JobObservation struct {
+	UID, Namespace, Name, ResourceVersion string
+	Created                               time.Time
+	Deletion                              *time.Time
+	Conditions                            []Condition
+	Active, Succeeded, Failed, Ready      int32
+}

@@ -1,0 +1,195 @@
+package timeline
+
+import "time"
+
+// Snapshot is the whole timeline at one moment: immutable, shares nothing with the Builder, and
+// is what the view draws and `-o json` prints.
+type Snapshot struct {
+	Pods   []Pod    `json:"pods"`
+	Jobs   []Job    `json:"jobs,omitempty"`
+	Events []Event  `json:"events,omitempty"`
+	Notes  []string `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
+}
+
+// Pod is one pod's timeline. A pod recreated under the same name is another Pod (another UID).
+type Pod struct {
+	Namespace  string         `json:"namespace"`
+	Name       string         `json:"name"`
+	UID        string         `json:"uid"`
+	Node       string         `json:"node,omitempty"`
+	Owner      string         `json:"owner,omitempty"` // e.g. Job/sc-b1
+	Created    time.Time      `json:"created"`
+	Phase      string         `json:"phase"`
+	Status     string         `json:"status"` // kubectl's STATUS now
+	Deleted    bool           `json:"deleted,omitempty"`
+	LastSeen   time.Time      `json:"lastSeen"` // receive time of the last observation of this pod
+	Statuses   []StatusChange `json:"statuses"`
+	Milestones []Milestone    `json:"milestones"` // pod-level: created, scheduled, initialized, ready, ...
+	Containers []Container    `json:"containers"`
+	Gaps       []Gap          `json:"gaps,omitempty"`
+	Findings   []Finding      `json:"findings,omitempty"`
+}
+
+// StatusChange is a change of kubectl's STATUS column, placed when it was observed.
+type StatusChange struct {
+	At     time.Time `json:"at"`
+	Status string    `json:"status"`
+	Phase  string    `json:"phase"`
+}
+
+// Container is one container's lane.
+type Container struct {
+	Name         string        `json:"name"`
+	Kind         ContainerKind `json:"kind"`
+	RestartCount int32         `json:"restartCount"`
+	State        string        `json:"state"` // the latest state, as a short phrase
+	Milestones   []Milestone   `json:"milestones"`
+	Segments     []Segment     `json:"segments"`
+}
+
+// LaneState is what a lane segment shows.
+type LaneState string
+
+// Lane states, in the order a container usually passes through them.
+const (
+	StatePending     LaneState = "pending"     // no status for the container yet
+	StateWaiting     LaneState = "waiting"     // waiting, with a reason
+	StateRunning     LaneState = "running"     // running, not yet started (startup probe) or not ready
+	StateStarted     LaneState = "started"     // started, not ready
+	StateReady       LaneState = "ready"       // running and ready
+	StateTerminating LaneState = "terminating" // signalled, not yet exited
+	StateTerminated  LaneState = "terminated"  // exited
+)
+
+// Segment is a stretch of one lane in one state. To is zero while the segment is still open.
+type Segment struct {
+	State  LaneState `json:"state"`
+	Reason string    `json:"reason,omitempty"`
+	From   time.Time `json:"from"`
+	To     time.Time `json:"to,omitzero"`
+}
+
+// MilestoneKind names a milestone.
+type MilestoneKind string
+
+// Milestone kinds. Container lanes use Created to Exit; the pod row and job lane use the rest
+// (and Created).
+const (
+	MCreated     MilestoneKind = "created"
+	MWaiting     MilestoneKind = "waiting"
+	MStart       MilestoneKind = "start"   // the first run of the container began
+	MRestart     MilestoneKind = "restart" // a later run began; Attempt counts restarts
+	MStarted     MilestoneKind = "started" // startup probe passed (or none): the next container may start
+	MReady       MilestoneKind = "ready"
+	MNotReady    MilestoneKind = "not-ready"
+	MProbeFailed MilestoneKind = "probe-failed"
+	MBackOff     MilestoneKind = "back-off"
+	MSigterm     MilestoneKind = "sigterm"
+	MExit        MilestoneKind = "exit"
+
+	MScheduled       MilestoneKind = "scheduled"
+	MInitialized     MilestoneKind = "initialized"
+	MContainersReady MilestoneKind = "containers-ready"
+	MDeleting        MilestoneKind = "deleting" // deletion requested
+	MDeleted         MilestoneKind = "deleted"  // the object is gone from the API
+	MPhase           MilestoneKind = "phase"    // a terminal phase: Reason is Succeeded or Failed
+	MCondition       MilestoneKind = "condition"
+)
+
+// Source says what a milestone's time rests on.
+type Source string
+
+// Sources, from the best evidence to the weakest.
+const (
+	SourceEvent    Source = "event"    // a kubelet or controller Event
+	SourceStatus   Source = "status"   // a time field of the object's status (whole seconds)
+	SourceObserved Source = "observed" // a change first seen in a watch event; no time field
+	SourceInferred Source = "inferred" // nobody reports it: derived from the kubelet's rules
+)
+
+// Milestone is one thing that happened, with the interval it certainly happened in.
+type Milestone struct {
+	Kind      MilestoneKind `json:"kind"`
+	Container string        `json:"container,omitempty"`
+	Attempt   int32         `json:"attempt"` // the container's run: 0 first, n after n restarts
+	At        time.Time     `json:"at"`      // best estimate, within [Earliest, Latest]
+	Earliest  time.Time     `json:"earliest"`
+	Latest    time.Time     `json:"latest"`
+	Source    Source        `json:"source"`
+	Reason    string        `json:"reason,omitempty"`
+	Message   string        `json:"message,omitempty"`
+	ExitCode  *int32        `json:"exitCode,omitempty"`
+	Signal    string        `json:"signal,omitempty"` // SIGKILL for exit code 137, SIGTERM for 143
+	Count     int32         `json:"count,omitempty"`  // the Event's count, for repeated events
+	Evidence  []Evidence    `json:"evidence"`
+	Offset    Span          `json:"offset"`        // from the pod's (or job's) creation
+	Gap       *Span         `json:"gap,omitempty"` // from the previous milestone of the same pod
+}
+
+// Evidence is one fact a milestone's time rests on.
+type Evidence struct {
+	What      string     `json:"what"`                // e.g. "status.containerStatuses[app].state.terminated.finishedAt"
+	API       *time.Time `json:"api,omitempty"`       // the server's time
+	Precision string     `json:"precision,omitempty"` // of API: 1s or 1µs
+	NameTime  *time.Time `json:"nameTime,omitempty"`  // from the Event's name (emitter's clock, ns)
+	Received  *time.Time `json:"received,omitempty"`  // local receive time of the watch event
+	Note      string     `json:"note,omitempty"`
+}
+
+// Span is a duration with the bounds it certainly lies in.
+type Span struct {
+	Value time.Duration `json:"value"`
+	Min   time.Duration `json:"min"`
+	Max   time.Duration `json:"max"`
+}
+
+// Plus is the larger distance from Value to a bound: the ± to print.
+func (s Span) Plus() time.Duration { return max(s.Value-s.Min, s.Max-s.Value) }
+
+// Gap is one of the named lifecycle gaps between two milestones.
+type Gap struct {
+	Name string       `json:"name"` // e.g. "init exit → sidecar start"
+	From MilestoneRef `json:"from"`
+	To   MilestoneRef `json:"to"`
+	Span Span         `json:"span"`
+}
+
+// MilestoneRef names a milestone within a pod.
+type MilestoneRef struct {
+	Container string        `json:"container,omitempty"`
+	Kind      MilestoneKind `json:"kind"`
+	Attempt   int32         `json:"attempt"`
+}
+
+// Finding is something the timeline shows that a user should know, in words.
+type Finding struct {
+	Severity  string `json:"severity"` // info or warning
+	Container string `json:"container,omitempty"`
+	Text      string `json:"text"`
+}
+
+// Job is a Job's own lane: its conditions over time.
+type Job struct {
+	Namespace  string      `json:"namespace"`
+	Name       string      `json:"name"`
+	UID        string      `json:"uid"`
+	Created    time.Time   `json:"created"`
+	Status     string      `json:"status"` // Running, Complete, Failed, Suspended
+	Active     int32       `json:"active"`
+	Succeeded  int32       `json:"succeeded"`
+	Failed     int32       `json:"failed"`
+	Deleted    bool        `json:"deleted,omitempty"`
+	Milestones []Milestone `json:"milestones"`
+	Findings   []Finding   `json:"findings,omitempty"`
+}
+
+// Event is one occurrence of an Event, for the recent-events list.
+type Event struct {
+	At        time.Time `json:"at"`
+	Object    string    `json:"object"` // Pod/name or Job/name
+	Container string    `json:"container,omitempty"`
+	Type      string    `json:"type"`
+	Reason    string    `json:"reason"`
+	Message   string    `json:"message"`
+	Count     int32     `json:"count"`
+}

@@ -1,0 +1,210 @@
+package watch
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// Observe translates one watch item into the builder's observation. It is pure: the same item
+// gives the same observation, live or replayed. ok is false for objects it does not know.
+func Observe(it Item) (o timeline.Observation, ok bool) {
+	o = timeline.Observation{Received: it.Time, Type: it.Type}
+	switch obj := it.Object.(type) {
+	case *corev1.Pod:
+		o.Pod = observePod(obj)
+	case *corev1.Event:
+		o.Event = observeEvent(obj)
+	case *eventsv1.Event:
+		o.Event = observeEventsV1(obj)
+	case *batchv1.Job:
+		o.Job = observeJob(obj)
+	default:
+		return o, false
+	}
+	return o, true
+}
+
+func observePod(p *corev1.Pod) *timeline.PodObservation {
+	o := &timeline.PodObservation{
+		UID: string(p.UID), Namespace: p.Namespace, Name: p.Name, ResourceVersion: p.ResourceVersion,
+		Node: p.Spec.NodeName, Created: p.CreationTimestamp.Time, Deletion: timePtr(p.DeletionTimestamp),
+		DeletionGrace: p.DeletionGracePeriodSeconds, RestartPolicy: string(p.Spec.RestartPolicy),
+		Phase: string(p.Status.Phase), Reason: p.Status.Reason, Status: podStatus(p),
+	}
+	if p.Spec.TerminationGracePeriodSeconds != nil {
+		o.GracePeriod = *p.Spec.TerminationGracePeriodSeconds
+	} else {
+		o.GracePeriod = corev1.DefaultTerminationGracePeriodSeconds
+	}
+	if ref := metav1.GetControllerOf(p); ref != nil {
+		o.OwnerKind, o.OwnerName = ref.Kind, ref.Name
+	}
+	for _, c := range p.Status.Conditions {
+		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
+			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
+	}
+	statuses := func(list []corev1.ContainerStatus) map[string]*corev1.ContainerStatus {
+		m := map[string]*corev1.ContainerStatus{}
+		for i := range list {
+			m[list[i].Name] = &list[i]
+		}
+		return m
+	}
+	initStatus, appStatus, ephStatus := statuses(p.Status.InitContainerStatuses),
+		statuses(p.Status.ContainerStatuses), statuses(p.Status.EphemeralContainerStatuses)
+	for i := range p.Spec.InitContainers {
+		c := &p.Spec.InitContainers[i]
+		kind := timeline.KindInit
+		if isSidecar(c) {
+			kind = timeline.KindSidecar
+		}
+		o.Containers = append(o.Containers, observeContainer(c, kind, initStatus[c.Name]))
+	}
+	for i := range p.Spec.Containers {
+		c := &p.Spec.Containers[i]
+		o.Containers = append(o.Containers, observeContainer(c, timeline.KindApp, appStatus[c.Name]))
+	}
+	for i := range p.Spec.EphemeralContainers {
+		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, ephStatus[c.Name]))
+	}
+	return o
+}
+
+func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *corev1.ContainerStatus) timeline.ContainerObservation {
+	o := timeline.ContainerObservation{
+		Name: c.Name, Kind: kind, HasStartupProbe: c.StartupProbe != nil, HasReadinessProbe: c.ReadinessProbe != nil,
+		HasPreStop: c.Lifecycle != nil && c.Lifecycle.PreStop != nil,
+	}
+	if cs == nil {
+		return o
+	}
+	s := &timeline.ContainerStatus{
+		ContainerID: cs.ContainerID, RestartCount: cs.RestartCount, Ready: cs.Ready, Started: cs.Started,
+		LastTerminated: terminated(cs.LastTerminationState.Terminated),
+		Terminated:     terminated(cs.State.Terminated),
+	}
+	if w := cs.State.Waiting; w != nil {
+		s.Waiting = &timeline.Waiting{Reason: w.Reason, Message: w.Message}
+	}
+	if r := cs.State.Running; r != nil {
+		s.Running = &timeline.Running{ContainerID: cs.ContainerID, StartedAt: r.StartedAt.Time}
+	}
+	o.Status = s
+	return o
+}
+
+func terminated(t *corev1.ContainerStateTerminated) *timeline.Terminated {
+	if t == nil {
+		return nil
+	}
+	return &timeline.Terminated{ContainerID: t.ContainerID, ExitCode: t.ExitCode, Signal: t.Signal, Reason: t.Reason,
+		Message: t.Message, StartedAt: t.StartedAt.Time, FinishedAt: t.FinishedAt.Time}
+}
+
+func observeEvent(e *corev1.Event) *timeline.EventObservation {
+	o := &timeline.EventObservation{
+		UID: string(e.UID), Namespace: e.Namespace, Name: e.Name,
+		InvolvedKind: e.InvolvedObject.Kind, InvolvedName: e.InvolvedObject.Name, InvolvedUID: string(e.InvolvedObject.UID),
+		FieldPath: e.InvolvedObject.FieldPath, Type: e.Type, Reason: e.Reason, Message: e.Message,
+		Source: e.ReportingController, Count: e.Count, First: e.FirstTimestamp.Time, Last: e.LastTimestamp.Time,
+		EventTime: e.EventTime.Time, NameTime: nameTime(e.Name),
+	}
+	if o.Source == "" {
+		o.Source = e.Source.Component
+	}
+	if e.Series != nil {
+		o.Count = max(o.Count, e.Series.Count)
+		if o.Last.IsZero() {
+			o.Last = e.Series.LastObservedTime.Time
+		}
+	}
+	o.Container, o.ContainerKind = containerOf(o.FieldPath)
+	return o
+}
+
+func observeEventsV1(e *eventsv1.Event) *timeline.EventObservation {
+	o := &timeline.EventObservation{
+		UID: string(e.UID), Namespace: e.Namespace, Name: e.Name,
+		InvolvedKind: e.Regarding.Kind, InvolvedName: e.Regarding.Name, InvolvedUID: string(e.Regarding.UID),
+		FieldPath: e.Regarding.FieldPath, Type: e.Type, Reason: e.Reason, Message: e.Note,
+		Source: e.ReportingController, Count: e.DeprecatedCount, First: e.DeprecatedFirstTimestamp.Time,
+		Last: e.DeprecatedLastTimestamp.Time, EventTime: e.EventTime.Time, NameTime: nameTime(e.Name),
+	}
+	if e.Series != nil {
+		o.Count = max(o.Count, e.Series.Count)
+		o.Last = e.Series.LastObservedTime.Time
+	}
+	o.Container, o.ContainerKind = containerOf(o.FieldPath)
+	return o
+}
+
+func observeJob(j *batchv1.Job) *timeline.JobObservation {
+	o := &timeline.JobObservation{
+		UID: string(j.UID), Namespace: j.Namespace, Name: j.Name, ResourceVersion: j.ResourceVersion,
+		Created: j.CreationTimestamp.Time, Deletion: timePtr(j.DeletionTimestamp),
+		Active: j.Status.Active, Succeeded: j.Status.Succeeded, Failed: j.Status.Failed,
+	}
+	if j.Status.Ready != nil {
+		o.Ready = *j.Status.Ready
+	}
+	for _, c := range j.Status.Conditions {
+		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
+			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
+	}
+	return o
+}
+
+// containerOf reads the container an Event's fieldPath names: spec.containers{app},
+// spec.initContainers{sidecar}, spec.ephemeralContainers{debug}.
+func containerOf(fieldPath string) (string, timeline.ContainerKind) {
+	open, end := strings.IndexByte(fieldPath, '{'), strings.LastIndexByte(fieldPath, '}')
+	if open < 0 || end < open {
+		return "", ""
+	}
+	name := fieldPath[open+1 : end]
+	switch fieldPath[:open] {
+	case "spec.containers":
+		return name, timeline.KindApp
+	case "spec.initContainers":
+		return name, timeline.KindInit
+	case "spec.ephemeralContainers":
+		return name, timeline.KindEphemeral
+	}
+	return "", ""
+}
+
+// nameTime reads the time client-go's event recorder encodes in an Event's name:
+// "<object>.<UnixNano in hex>". It is the emitter's clock when it first made the Event, to the
+// nanosecond, where the Event's own times have whole seconds. Names not of that form give zero.
+func nameTime(name string) time.Time {
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 || len(name)-dot-1 < 15 || len(name)-dot-1 > 16 {
+		return time.Time{}
+	}
+	n, err := strconv.ParseUint(name[dot+1:], 16, 64)
+	if err != nil || n == 0 || n > 1<<63-1 {
+		return time.Time{}
+	}
+	t := time.Unix(0, int64(n)).UTC()
+	if t.Year() < 2015 || t.Year() > 2200 {
+		return time.Time{}
+	}
+	return t
+}
+
+func timePtr(t *metav1.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	v := t.Time
+	return &v
+}
