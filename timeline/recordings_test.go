@@ -1,0 +1,134 @@
+package timeline_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// build replays an embedded recording through the same translation and builder as live.
+func build(t *testing.T, name string) timeline.Snapshot {
+	t.Helper()
+	f, err := recordings.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := watch.NewReader(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := timeline.NewBuilder()
+	for {
+		it, err := rd.Next(context.Background())
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, ok := watch.Observe(it); ok {
+			b.Apply(o)
+		}
+	}
+	return b.Snapshot()
+}
+
+// TestRecordingsGolden pins the whole timeline of each real recording as text: every milestone
+// with its bounds and source, every lane segment, the named gaps and the findings.
+func TestRecordingsGolden(t *testing.T) {
+	for _, name := range recordings.Names() {
+		t.Run(name, func(t *testing.T) {
+			got := dump(build(t, name))
+			path := filepath.Join("testdata", name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./timeline -update)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("timeline of %s changed (-want +got):\n%s", name, diff)
+			}
+		})
+	}
+}
+
+func dump(s timeline.Snapshot) string {
+	var b strings.Builder
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return "-"
+		}
+		return t.UTC().Format("15:04:05.000000000")
+	}
+	ms := func(indent string, list []timeline.Milestone) {
+		for _, m := range list {
+			fmt.Fprintf(&b, "%s%-10s %-13s #%d %s [%s, %s] %-8s off=%s", indent, m.Container, m.Kind, m.Attempt,
+				ts(m.At), ts(m.Earliest), ts(m.Latest), m.Source, span(m.Offset))
+			if m.Gap != nil {
+				fmt.Fprintf(&b, " gap=%s", span(*m.Gap))
+			}
+			if m.Reason != "" {
+				fmt.Fprintf(&b, " reason=%s", m.Reason)
+			}
+			if m.ExitCode != nil {
+				fmt.Fprintf(&b, " exit=%d%s", *m.ExitCode, strings.TrimRight(" "+m.Signal, " "))
+			}
+			if m.Count > 0 {
+				fmt.Fprintf(&b, " count=%d", m.Count)
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, p := range s.Pods {
+		fmt.Fprintf(&b, "pod %s/%s uid=%s owner=%s phase=%s status=%s deleted=%v\n", p.Namespace, p.Name, p.UID, p.Owner, p.Phase, p.Status, p.Deleted)
+		for _, st := range p.Statuses {
+			fmt.Fprintf(&b, "  status %s %s\n", ts(st.At), st.Status)
+		}
+		ms("  ", p.Milestones)
+		for _, c := range p.Containers {
+			fmt.Fprintf(&b, "  container %s kind=%s restarts=%d state=%q\n", c.Name, c.Kind, c.RestartCount, c.State)
+			ms("    ", c.Milestones)
+			for _, sg := range c.Segments {
+				fmt.Fprintf(&b, "    segment %-11s %-20s %s → %s\n", sg.State, sg.Reason, ts(sg.From), ts(sg.To))
+			}
+		}
+		for _, g := range p.Gaps {
+			fmt.Fprintf(&b, "  gap %-40s %s\n", g.Name, span(g.Span))
+		}
+		for _, f := range p.Findings {
+			fmt.Fprintf(&b, "  finding %s %s: %s\n", f.Severity, f.Container, f.Text)
+		}
+	}
+	for _, j := range s.Jobs {
+		fmt.Fprintf(&b, "job %s/%s status=%s active=%d succeeded=%d failed=%d\n", j.Namespace, j.Name, j.Status, j.Active, j.Succeeded, j.Failed)
+		ms("  ", j.Milestones)
+		for _, f := range j.Findings {
+			fmt.Fprintf(&b, "  finding %s: %s\n", f.Severity, f.Text)
+		}
+	}
+	fmt.Fprintf(&b, "events %d notes %q\n", len(s.Events), s.Notes)
+	return b.String()
+}
+
+func span(s timeline.Span) string {
+	return fmt.Sprintf("%.3f[%.3f,%.3f]", s.Value.Seconds(), s.Min.Seconds(), s.Max.Seconds())
+}
