@@ -64,7 +64,6 @@ type ContainerObservation struct {
 	HasStartupProbe   bool
 	HasReadinessProbe bool
 	HasPreStop        bool
-	GracePeriod       *int64 // the container's own, if set
 	Status            *ContainerStatus
 }
 

@@ -78,6 +78,9 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 	if kill == nil && (!stopping || exit == nil) {
 		return
 	}
+	if stopping && pending && exit == nil {
+		return // not signalled yet: it waits for the containers that are still running
+	}
 	spec := ps.lanes[c.Name].spec
 	if kill != nil && !stopping {
 		c.Milestones = append(c.Milestones, d.directSigterm(spec, run, *kill, exit))
@@ -99,9 +102,6 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 	grace := time.Duration(ps.last.GracePeriod) * time.Second
 	if ps.deletion != nil {
 		grace = time.Duration(ps.deletionGrace) * time.Second
-	}
-	if spec.GracePeriod != nil {
-		grace = time.Duration(*spec.GracePeriod) * time.Second
 	}
 	graceEnd := killIv.lo.Add(max(grace-second, 0))
 	iv := interval{lo: killIv.lo}
@@ -125,8 +125,15 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 	if grace > 0 && at.After(killAt.Add(grace)) {
 		at = killAt.Add(grace)
 	}
-	if alreadyDone && !pending && !spec.HasPreStop {
+	switch {
+	case alreadyDone && !pending && !spec.HasPreStop:
 		iv.hi = killIv.hi.Add(signalAllowance)
+	case !pending && len(prereqs) > 0 && !spec.HasPreStop:
+		// The kubelet signals it as soon as the last of them has stopped.
+		iv.hi = latestLatest(prereqs).Add(signalAllowance)
+	}
+	if grace > 0 {
+		iv = d.bound(iv, time.Time{}, killIv.hi.Add(grace+signalAllowance))
 	}
 	if exit != nil {
 		iv = d.bound(iv, time.Time{}, exit.Latest)
@@ -175,6 +182,14 @@ func appsDone(p *Pod) bool {
 		}
 	}
 	return any
+}
+
+func latestLatest(ms []*Milestone) time.Time {
+	var t time.Time
+	for _, m := range ms {
+		t = later(t, m.Latest)
+	}
+	return t
 }
 
 func latestEarliest(ms []*Milestone) time.Time {

@@ -1,0 +1,98 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	authv1 "k8s.io/api/authorization/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// PreflightTimeout bounds each check Preflight makes.
+const PreflightTimeout = 15 * time.Second
+
+// Preflight checks, before any informer starts, that the watch can work: the server answers,
+// the namespace exists, and the user may list and watch what the target needs. Informers would
+// retry a Forbidden forever and never sync; this turns it into one clear error. It returns the
+// server's version for the recording header.
+func Preflight(ctx context.Context, client kubernetes.Interface, t Target, server string) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, PreflightTimeout)
+	defer cancel()
+	v, err := client.Discovery().ServerVersionWithContext(ctx)
+	if err != nil {
+		return "", Explain(err, server)
+	}
+	if _, err := client.CoreV1().Namespaces().Get(ctx, t.Namespace, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		return "", fmt.Errorf("namespace %q not found", t.Namespace)
+	} else if err != nil && !apierrors.IsForbidden(err) {
+		return "", Explain(err, server) // Forbidden: may not read namespaces, which is fine
+	}
+	type need struct{ group, resource, verb string }
+	needs := []need{{"", "pods", "list"}, {"", "pods", "watch"}, {"", "events", "list"}, {"", "events", "watch"}}
+	switch t.Kind {
+	case TargetJob:
+		needs = append(needs, need{"batch", "jobs", "list"}, need{"batch", "jobs", "watch"})
+	case TargetDeployment:
+		needs = append(needs, need{"apps", "deployments", "get"})
+	}
+	for _, n := range needs {
+		allowed, reason, err := canI(ctx, client, t.Namespace, n.group, n.resource, n.verb)
+		if err != nil {
+			break // cannot ask (old server, no permission to ask): the informers will tell
+		}
+		if !allowed {
+			msg := fmt.Sprintf("not allowed to %s %s in namespace %q", n.verb, n.resource, t.Namespace)
+			if reason != "" {
+				msg += ": " + reason
+			}
+			return "", errors.New(msg)
+		}
+	}
+	return v.GitVersion, nil
+}
+
+func canI(ctx context.Context, client kubernetes.Interface, ns, group, resource, verb string) (bool, string, error) {
+	r, err := client.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, &authv1.SelfSubjectAccessReview{
+		Spec: authv1.SelfSubjectAccessReviewSpec{ResourceAttributes: &authv1.ResourceAttributes{
+			Namespace: ns, Group: group, Resource: resource, Verb: verb,
+		}},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		return false, "", err
+	}
+	return r.Status.Allowed, r.Status.Reason, nil
+}
+
+// Explain turns a client error into one line a user can act on.
+func Explain(err error, server string) error {
+	var uerr *url.Error
+	var nerr net.Error
+	switch {
+	case err == nil:
+		return nil
+	case apierrors.IsUnauthorized(err):
+		return fmt.Errorf("the API server at %s rejected the credentials (401 Unauthorized): check the kubeconfig's user", server)
+	case apierrors.IsForbidden(err):
+		return errors.New(statusMessage(err))
+	case errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &nerr) && nerr.Timeout()):
+		return fmt.Errorf("the API server at %s did not answer within %s", server, PreflightTimeout)
+	case errors.As(err, &uerr):
+		return fmt.Errorf("cannot reach the API server at %s: %v", server, uerr.Err)
+	}
+	return err
+}
+
+func statusMessage(err error) string {
+	var s apierrors.APIStatus
+	if errors.As(err, &s) {
+		return strings.TrimSpace(s.Status().Message)
+	}
+	return err.Error()
+}

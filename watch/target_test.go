@@ -1,0 +1,99 @@
+package watch
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseTarget(t *testing.T) {
+	tests := []struct {
+		args     []string
+		selector string
+		want     Target
+		wantErr  string // empty: no error
+	}{
+		{args: []string{"app"}, want: Target{Kind: TargetPod, Name: "app", Namespace: "ns"}},
+		{args: []string{"pod/app"}, want: Target{Kind: TargetPod, Name: "app", Namespace: "ns"}},
+		{args: []string{"po/app"}, want: Target{Kind: TargetPod, Name: "app", Namespace: "ns"}},
+		{args: []string{"pods/app"}, want: Target{Kind: TargetPod, Name: "app", Namespace: "ns"}},
+		{args: []string{"Pod/app"}, want: Target{Kind: TargetPod, Name: "app", Namespace: "ns"}},
+		{args: []string{"pod/web-7d4b9c.x2k9p"}, want: Target{Kind: TargetPod, Name: "web-7d4b9c.x2k9p", Namespace: "ns"}},
+		{args: []string{"job/x"}, want: Target{Kind: TargetJob, Name: "x", Namespace: "ns"}},
+		{args: []string{"jobs.batch/x"}, want: Target{Kind: TargetJob, Name: "x", Namespace: "ns"}},
+		{args: []string{"deploy/x"}, want: Target{Kind: TargetDeployment, Name: "x", Namespace: "ns"}},
+		{args: []string{"deployment/x"}, want: Target{Kind: TargetDeployment, Name: "x", Namespace: "ns"}},
+		{args: []string{"deployments.apps/x"}, want: Target{Kind: TargetDeployment, Name: "x", Namespace: "ns"}},
+		{selector: "app=x", want: Target{Kind: TargetSelector, Selector: "app=x", Namespace: "ns"}},
+		{selector: "app in (x,y),!canary", want: Target{Kind: TargetSelector, Selector: "app in (x,y),!canary", Namespace: "ns"}},
+		{args: []string{"app"}, selector: "app=x", wantErr: "not both"},
+		{wantErr: "what to watch?"},
+		{args: []string{"a", "b"}, wantErr: "one target at a time"},
+		{args: []string{"svc/x"}, wantErr: `cannot watch "svc"`},
+		{args: []string{"/x"}, wantErr: `cannot watch ""`},
+		{args: []string{"pod/"}, wantErr: "the name is missing"},
+		{args: []string{"pod/Bad_Name"}, wantErr: "not a valid name"},
+		{args: []string{"Bad_Name"}, wantErr: "not a valid name"},
+		{args: []string{"pod/a/b"}, wantErr: "not a valid name"},
+		{selector: "a in (", wantErr: "bad label selector"},
+	}
+	for _, tt := range tests {
+		got, err := ParseTarget(tt.args, tt.selector, "ns")
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseTarget(%q, %q) = %+v, %v; want an error containing %q", tt.args, tt.selector, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseTarget(%q, %q): %v", tt.args, tt.selector, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("ParseTarget(%q, %q) mismatch (-want +got):\n%s", tt.args, tt.selector, diff)
+		}
+	}
+}
+
+func TestTargetString(t *testing.T) {
+	tests := []struct {
+		target Target
+		want   string
+	}{
+		{Target{Kind: TargetPod, Name: "app", Namespace: "ns"}, "pod/app"},
+		{Target{Kind: TargetJob, Name: "x"}, "job/x"},
+		{Target{Kind: TargetDeployment, Name: "x"}, "deployment/x"},
+		{Target{Kind: TargetSelector, Selector: "app=x"}, "-l app=x"},
+	}
+	for _, tt := range tests {
+		if got := tt.target.String(); got != tt.want {
+			t.Errorf("%+v.String() = %q, want %q", tt.target, got, tt.want)
+		}
+	}
+}
+
+// TestTargetStringParses checks that a target's String, which recordings keep in their header,
+// reads back as the same target.
+func TestTargetStringParses(t *testing.T) {
+	for _, want := range []Target{
+		{Kind: TargetPod, Name: "app", Namespace: "ns"},
+		{Kind: TargetJob, Name: "x", Namespace: "ns"},
+		{Kind: TargetDeployment, Name: "x", Namespace: "ns"},
+		{Kind: TargetSelector, Selector: "app=x", Namespace: "ns"},
+	} {
+		var args []string
+		selector, isSelector := strings.CutPrefix(want.String(), "-l ")
+		if !isSelector {
+			args, selector = []string{want.String()}, ""
+		}
+		got, err := ParseTarget(args, selector, "ns")
+		if err != nil {
+			t.Errorf("ParseTarget(%q): %v", want.String(), err)
+			continue
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("ParseTarget(%q) mismatch (-want +got):\n%s", want.String(), diff)
+		}
+	}
+}
