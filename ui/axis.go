@@ -1,0 +1,179 @@
+package ui
+
+import (
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// zoomSpans are the spans the time axis can be zoomed to; zero is "fit": the whole life of the
+// pod so far.
+var zoomSpans = []time.Duration{
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour,
+	12 * time.Hour, 24 * time.Hour,
+}
+
+// minSpan is the shortest stretch of time the axis shows when fitting a pod just created.
+const minSpan = time.Second
+
+// zoomIn returns the next shorter span than cur, where zero means fit (whose span is fit).
+func zoomIn(cur, fit time.Duration) time.Duration {
+	if cur == 0 {
+		cur = fit
+	}
+	for i := len(zoomSpans) - 1; i >= 0; i-- {
+		if zoomSpans[i] < cur {
+			return zoomSpans[i]
+		}
+	}
+	if cur == fit {
+		return 0
+	}
+	return cur
+}
+
+// zoomOut returns the next longer span than cur, or zero (fit) once that shows everything.
+func zoomOut(cur, fit time.Duration) time.Duration {
+	if cur == 0 {
+		return 0
+	}
+	for _, s := range zoomSpans {
+		if s > cur {
+			if s >= fit {
+				return 0
+			}
+			return s
+		}
+	}
+	return 0
+}
+
+// window is the stretch of time the lanes show, [start, end), mapped onto width columns.
+type window struct {
+	start, end time.Time
+	width      int
+}
+
+// axisWindow is the time the lanes show for the view state: the whole life so far when
+// fitting, else the zoom span; its right edge is the live end when following, else frozenEnd.
+// A zoomed window that would reach before the origin starts at the origin instead.
+func axisWindow(origin, liveEnd time.Time, zoom time.Duration, follow bool, frozenEnd time.Time) (start, end time.Time) {
+	end = liveEnd
+	if !follow && !frozenEnd.IsZero() {
+		end = frozenEnd
+	}
+	if zoom == 0 {
+		if end.Sub(origin) < minSpan {
+			end = origin.Add(minSpan)
+		}
+		return origin, end
+	}
+	start = end.Add(-zoom)
+	if follow && start.Before(origin) {
+		start, end = origin, origin.Add(zoom)
+	}
+	return start, end
+}
+
+// col is the column of time t; it is outside [0, width) when t is outside the window.
+func (w window) col(t time.Time) int {
+	span := w.end.Sub(w.start)
+	if span <= 0 || w.width <= 0 {
+		return 0
+	}
+	f := float64(t.Sub(w.start)) / float64(span) * float64(w.width)
+	if f < 0 {
+		return int(f) - 1 // floor for negatives
+	}
+	return int(f)
+}
+
+// cell is the stretch of time column i covers.
+func (w window) cell(i int) (from, to time.Time) {
+	span := w.end.Sub(w.start)
+	from = w.start.Add(time.Duration(float64(span) * float64(i) / float64(w.width)))
+	to = w.start.Add(time.Duration(float64(span) * float64(i+1) / float64(w.width)))
+	return from, to
+}
+
+// tickSteps are the candidate distances between axis ticks.
+var tickSteps = []time.Duration{
+	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+}
+
+// ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit.
+func (w window) ticks(origin time.Time, g Glyphs) []time.Duration {
+	if w.width <= 0 {
+		return nil
+	}
+	perCol := float64(w.end.Sub(w.start)) / float64(w.width)
+	for _, step := range tickSteps {
+		cols := float64(step) / perCol
+		if cols < 4 {
+			continue
+		}
+		var out []time.Duration
+		fits := true
+		for d := ceilTo(w.start.Sub(origin), step); origin.Add(d).Before(w.end); d += step {
+			if float64(lipgloss.Width(g.Tick+fmtTick(d))+2) > cols {
+				fits = false
+				break
+			}
+			out = append(out, d)
+		}
+		if fits {
+			return out
+		}
+	}
+	return nil
+}
+
+// ceilTo rounds x up to a multiple of step.
+func ceilTo(x, step time.Duration) time.Duration {
+	q := x / step * step // toward zero
+	if q < x {
+		q += step
+	}
+	return q
+}
+
+// renderAxis draws the tick labels under the lanes: each label starts at its tick's column.
+func renderAxis(w window, origin time.Time, st Styles) string {
+	line := []rune(strings.Repeat(" ", w.width))
+	next := 0 // the first column free for a label
+	for _, d := range w.ticks(origin, st.Glyphs) {
+		c := w.col(origin.Add(d))
+		label := []rune(st.Glyphs.Tick + fmtTick(d))
+		if c < next || c+len(label) > w.width {
+			continue
+		}
+		copy(line[c:], label)
+		next = c + len(label) + 1
+	}
+	return st.Muted.Render(strings.TrimRight(string(line), " "))
+}
+
+// liveEnd is the latest time the selected pod's lanes reach: now, or the last sign of a
+// deleted pod.
+func liveEnd(p timeline.Pod, now time.Time) time.Time {
+	if !p.Deleted {
+		return now
+	}
+	end := p.LastSeen
+	for _, m := range p.Milestones {
+		if m.At.After(end) {
+			end = m.At
+		}
+	}
+	if !now.IsZero() && now.Before(end) {
+		return now
+	}
+	return end
+}

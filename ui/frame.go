@@ -1,0 +1,152 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// frame is everything one drawing of the view depends on. render is a pure function of it.
+type frame struct {
+	snap          timeline.Snapshot
+	view          viewState
+	width, height int
+	now           time.Time
+	st            Styles
+
+	mode              Mode
+	target, namespace string
+	replay            replayInfo
+	messages          []statusMessage
+	help              help.Model
+	keys              KeyMap
+	spinner           string
+}
+
+// replayInfo is what the header says about a replay.
+type replayInfo struct {
+	pos, total    time.Duration
+	speed         string
+	paused, ended bool
+	empty         bool
+}
+
+// statusMessage is one message of the status line.
+type statusMessage struct {
+	text string
+	kind msgKind
+}
+
+type msgKind int
+
+const (
+	msgInfo msgKind = iota
+	msgDone
+	msgError
+)
+
+// frame gathers what the view draws. Live, now is the last tick but never before the last
+// thing seen, so a snapshot never reaches past the axis.
+func (m *Model) frame() frame {
+	f := frame{
+		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles,
+		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
+		help: m.help, keys: m.keys, spinner: m.spinner.View(),
+	}
+	if m.cfg.Mode == Live {
+		if seen := latestSeen(m.snap); seen.After(f.now) {
+			f.now = seen
+		}
+	} else {
+		f.replay = replayInfo{
+			pos: m.rp.playhead.Sub(m.rp.start()), total: m.rp.end().Sub(m.rp.start()),
+			speed: speedLabel(m.rp.speed), paused: m.rp.paused, ended: m.rp.atEnd(),
+			empty: len(m.rp.rec) == 0,
+		}
+	}
+	if m.watchErr != nil {
+		f.messages = append(f.messages, statusMessage{"watch error: " + m.watchErr.Error(), msgError})
+	}
+	switch {
+	case m.feedEnded && m.feedErr != nil:
+		f.messages = append(f.messages, statusMessage{"watch ended: " + m.feedErr.Error(), msgError})
+	case m.feedEnded:
+		f.messages = append(f.messages, statusMessage{"watch ended", msgDone})
+	}
+	if m.cfg.Mode == Replay && f.replay.ended {
+		f.messages = append(f.messages, statusMessage{"end of recording", msgDone})
+	}
+	for _, n := range m.snap.Notes {
+		f.messages = append(f.messages, statusMessage{n, msgInfo})
+	}
+	return f
+}
+
+// latestSeen is the receive time of the latest observation of any pod in s.
+func latestSeen(s timeline.Snapshot) time.Time {
+	var t time.Time
+	for _, p := range s.Pods {
+		if p.LastSeen.After(t) {
+			t = p.LastSeen
+		}
+	}
+	return t
+}
+
+// pod is the selected pod, or nil.
+func (f *frame) pod() *timeline.Pod {
+	for i := range f.snap.Pods {
+		if f.snap.Pods[i].UID == f.view.pod {
+			return &f.snap.Pods[i]
+		}
+	}
+	return nil
+}
+
+// jobOf is the Job that owns p, or nil: the newest of that name in p's namespace.
+func (f *frame) jobOf(p *timeline.Pod) *timeline.Job {
+	kind, name, ok := strings.Cut(p.Owner, "/")
+	if !ok || kind != "Job" {
+		return nil
+	}
+	var found *timeline.Job
+	for i := range f.snap.Jobs {
+		j := &f.snap.Jobs[i]
+		if j.Name == name && j.Namespace == p.Namespace && !j.Created.After(p.Created) {
+			found = j
+		}
+	}
+	return found
+}
+
+// axisSpan is the stretch of time the lanes show for pod p and its job.
+func (f *frame) axisSpan(p timeline.Pod, job *timeline.Job) (start, end time.Time) {
+	origin, last := p.Created, liveEnd(p, f.now)
+	if job != nil {
+		if job.Created.Before(origin) {
+			origin = job.Created
+		}
+		for _, m := range job.Milestones {
+			if m.At.After(last) && !m.At.After(f.now) {
+				last = m.At
+			}
+		}
+	}
+	return axisWindow(origin, last, f.view.zoom, f.view.follow, f.view.frozenEnd)
+}
+
+// podPosition is "n of m" for the selected pod when there are several.
+func (f *frame) podPosition() string {
+	if len(f.snap.Pods) < 2 {
+		return ""
+	}
+	for i := range f.snap.Pods {
+		if f.snap.Pods[i].UID == f.view.pod {
+			return strconv.Itoa(i+1) + " of " + strconv.Itoa(len(f.snap.Pods))
+		}
+	}
+	return ""
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// handleKey applies a key press.
+func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	k := m.keys
+	switch {
+	case key.Matches(msg, k.Quit):
+		return m, tea.Quit
+	case key.Matches(msg, k.Help):
+		m.view.showHelp = !m.view.showHelp
+	case key.Matches(msg, k.Up):
+		m.moveLane(-1)
+	case key.Matches(msg, k.Down):
+		m.moveLane(1)
+	case key.Matches(msg, k.NextPod):
+		m.movePod(1)
+	case key.Matches(msg, k.PrevPod):
+		m.movePod(-1)
+	case key.Matches(msg, k.ZoomIn):
+		m.view.zoom = zoomIn(m.view.zoom, m.fitSpan())
+	case key.Matches(msg, k.ZoomOut):
+		m.view.zoom = zoomOut(m.view.zoom, m.fitSpan())
+	case key.Matches(msg, k.Follow):
+		m.toggleFollow()
+	case key.Matches(msg, k.Next):
+		if m.cfg.Mode == Replay {
+			m.stepNext()
+		} else {
+			m.moveCursor(1)
+		}
+	case key.Matches(msg, k.Prev):
+		if m.cfg.Mode == Replay {
+			m.stepPrev()
+		} else {
+			m.moveCursor(-1)
+		}
+	case key.Matches(msg, k.Pause):
+		m.togglePause()
+	case key.Matches(msg, k.Speed):
+		m.rp.speed = nextSpeed(m.rp.speed)
+	case key.Matches(msg, k.Speed1):
+		m.rp.speed = 1
+	case key.Matches(msg, k.Speed2):
+		m.rp.speed = 2
+	case key.Matches(msg, k.Speed10):
+		m.rp.speed = 10
+	case key.Matches(msg, k.SpeedMax):
+		m.rp.speed = speedMax
+	case key.Matches(msg, k.End):
+		m.seekEnd()
+	case key.Matches(msg, k.Start):
+		m.restart()
+	}
+	return m, nil
+}
+
+// selectedPod returns the selected pod's index in the snapshot, or -1 when there is none.
+func (m *Model) selectedPod() int {
+	for i := range m.snap.Pods {
+		if m.snap.Pods[i].UID == m.view.pod {
+			return i
+		}
+	}
+	return -1
+}
+
+// newestPod is the pod shown until the user picks one: the newest that is not deleted, else
+// the newest.
+func newestPod(pods []timeline.Pod) int {
+	for i := len(pods) - 1; i >= 0; i-- {
+		if !pods[i].Deleted {
+			return i
+		}
+	}
+	return len(pods) - 1
+}
+
+// syncSelection keeps the selection valid after a new snapshot: the newest pod while the user
+// has not picked one, the pod row when the selected container is gone, the cursor in range.
+func (m *Model) syncSelection() {
+	i := m.selectedPod()
+	if m.view.autoPod || i < 0 {
+		if j := newestPod(m.snap.Pods); j != i {
+			i = j
+			m.view.cursor = -1
+		}
+	}
+	if i < 0 {
+		m.view.pod = ""
+		return
+	}
+	p := &m.snap.Pods[i]
+	m.view.pod = p.UID
+	if laneIndex(p, m.view.lane) < 0 {
+		m.view.lane = ""
+	}
+	if n := len(milestoneRows(*p)); m.view.cursor >= n {
+		m.view.cursor = n - 1
+	}
+}
+
+// laneIndex is the index of lane name in the pod's lanes: 0 for the pod row, then containers;
+// -1 when there is no such lane.
+func laneIndex(p *timeline.Pod, name string) int {
+	if name == "" {
+		return 0
+	}
+	for i, c := range p.Containers {
+		if c.Name == name {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// moveLane selects the lane d rows down (up when negative), staying within the lanes.
+func (m *Model) moveLane(d int) {
+	i := m.selectedPod()
+	if i < 0 {
+		return
+	}
+	p := &m.snap.Pods[i]
+	j := min(max(laneIndex(p, m.view.lane)+d, 0), len(p.Containers))
+	if j == 0 {
+		m.view.lane = ""
+	} else {
+		m.view.lane = p.Containers[j-1].Name
+	}
+}
+
+// movePod selects the pod d places on, wrapping around; from then on the selection stays.
+func (m *Model) movePod(d int) {
+	n := len(m.snap.Pods)
+	if n == 0 {
+		return
+	}
+	i := max(m.selectedPod(), 0)
+	i = ((i+d)%n + n) % n
+	m.view.autoPod = false
+	if m.view.pod != m.snap.Pods[i].UID {
+		m.view.cursor = -1
+	}
+	m.view.pod = m.snap.Pods[i].UID
+	if laneIndex(&m.snap.Pods[i], m.view.lane) < 0 {
+		m.view.lane = ""
+	}
+}
+
+// moveCursor moves the milestone cursor: from following the newest rows, forward goes to the
+// first row and back to the last; forward past the last row follows the newest rows again.
+func (m *Model) moveCursor(d int) {
+	i := m.selectedPod()
+	if i < 0 {
+		return
+	}
+	n := len(milestoneRows(m.snap.Pods[i]))
+	if n == 0 {
+		return
+	}
+	c := m.view.cursor
+	switch {
+	case c < 0 && d > 0:
+		c = 0
+	case c < 0:
+		c = n - 1
+	default:
+		c = max(c+d, 0)
+	}
+	if c >= n {
+		c = -1
+	}
+	m.view.cursor = c
+}
+
+// toggleFollow freezes the axis where it is, or makes it follow now again.
+func (m *Model) toggleFollow() {
+	if m.view.follow {
+		f := m.frame()
+		if p := f.pod(); p != nil {
+			_, m.view.frozenEnd = f.axisSpan(*p, f.jobOf(p))
+		}
+	}
+	m.view.follow = !m.view.follow
+}
+
+// fitSpan is the span of the axis when it fits the selected pod.
+func (m *Model) fitSpan() time.Duration {
+	f := m.frame()
+	p := f.pod()
+	if p == nil {
+		return minSpan
+	}
+	f.view.zoom = 0
+	start, end := f.axisSpan(*p, f.jobOf(p))
+	return end.Sub(start)
+}

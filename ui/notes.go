@@ -1,0 +1,132 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// renderGaps draws the pod's named gaps, each its name and value ± bound, flowing over at most
+// height lines.
+func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
+	if height <= 0 || len(gaps) == 0 {
+		return nil
+	}
+	items := make([]string, 0, len(gaps))
+	for _, g := range gaps {
+		items = append(items, f.st.Muted.Render("Δ ")+g.Name+" "+f.st.Text.Render(gapValue(g.Span)))
+	}
+	lines := wrapItems(items, f.width-1, height, "   ")
+	for i := range lines {
+		lines[i] = " " + lines[i]
+	}
+	return lines
+}
+
+// gapValue is a gap's length and its ±, e.g. "0.52s ±0.50".
+func gapValue(s timeline.Span) string {
+	v := fmtDur(s.Value)
+	if p := fmtPlus(s.Plus()); p != "" {
+		v += " " + p
+	}
+	return v
+}
+
+// renderFindings draws findings, warnings first, one a line.
+func renderFindings(f *frame, fs []timeline.Finding, height int) []string {
+	var out []string
+	for _, warn := range []bool{true, false} {
+		for _, x := range fs {
+			if (x.Severity == "warning") != warn || len(out) >= height {
+				continue
+			}
+			text := x.Text
+			if x.Container != "" && !strings.Contains(text, x.Container) {
+				text = x.Container + ": " + text
+			}
+			if warn {
+				out = append(out, truncate(" "+f.st.Warning.Render("! "+text), f.width))
+			} else {
+				out = append(out, truncate(" "+f.st.Info.Render("i "+text), f.width))
+			}
+		}
+	}
+	return out
+}
+
+// legendItems explain the glyphs: lane states, then milestone markers; all of them when full,
+// else those of container lanes. sep goes between a glyph and its name.
+func legendItems(st Styles, full bool, sep string) []string {
+	g := st.Glyphs
+	var items []string
+	core := []struct {
+		kind timeline.MilestoneKind
+		name string
+	}{
+		{timeline.MStart, "start"}, {timeline.MStarted, "started"}, {timeline.MReady, "ready"},
+		{timeline.MSigterm, "SIGTERM"}, {timeline.MExit, "exit"}, {"", "failed"},
+		{timeline.MRestart, "restart"},
+	}
+	extra := []struct {
+		kind timeline.MilestoneKind
+		name string
+	}{
+		{timeline.MNotReady, "not ready"}, {timeline.MProbeFailed, "probe failed"},
+		{timeline.MBackOff, "back-off"}, {timeline.MScheduled, "scheduled"},
+		{timeline.MInitialized, "initialized"}, {timeline.MContainersReady, "containers ready"},
+		{timeline.MDeleting, "deleting"}, {timeline.MDeleted, "deleted"},
+	}
+	marker := func(kind timeline.MilestoneKind, name string) string {
+		if kind == "" {
+			return st.MarkerFailed.Render(g.ExitFailed) + sep + name
+		}
+		return st.Markers[kind].Render(g.Markers[kind]) + sep + name
+	}
+	for _, m := range core {
+		items = append(items, marker(m.kind, m.name))
+	}
+	items = append(items, st.InferredMarkers[timeline.MSigterm].Render(g.Inferred)+sep+"inferred")
+	for _, s := range []struct {
+		state timeline.LaneState
+		name  string
+	}{
+		{timeline.StateWaiting, "waiting"},
+		{timeline.StateRunning, "running"}, {timeline.StateStarted, "started"},
+		{timeline.StateReady, "ready"}, {timeline.StateTerminating, "terminating"},
+		{timeline.StateTerminated, "exited"}, {timeline.StatePending, "pending"},
+	} {
+		items = append(items, st.States[s.state].Render(g.States[s.state])+sep+s.name)
+	}
+	if full {
+		for _, m := range extra {
+			items = append(items, marker(m.kind, m.name))
+		}
+	}
+	return items
+}
+
+// wrapItems lays items out in at most lines lines of width cells, sep apart; items that do not
+// fit are left out.
+func wrapItems(items []string, width, lines int, sep string) []string {
+	var out []string
+	cur := ""
+	for _, it := range items {
+		switch {
+		case cur == "":
+			cur = it
+		case lipgloss.Width(cur)+lipgloss.Width(sep)+lipgloss.Width(it) <= width:
+			cur += sep + it
+		default:
+			out = append(out, cur)
+			if len(out) == lines {
+				return out
+			}
+			cur = it
+		}
+	}
+	if cur != "" && len(out) < lines {
+		out = append(out, truncate(cur, width))
+	}
+	return out
+}

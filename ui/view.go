@@ -1,0 +1,226 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// The smallest window the view is drawn in; anything smaller gets a one-line note.
+const (
+	MinWidth  = 40
+	MinHeight = 10
+)
+
+// View draws the model. It is empty until the first window size arrives.
+func (m Model) View() string {
+	if m.width == 0 && m.height == 0 {
+		return ""
+	}
+	f := m.frame()
+	return render(&f)
+}
+
+// render draws a frame: header, body and status line, exactly height lines of at most width
+// cells each.
+func render(f *frame) string {
+	if f.width < MinWidth || f.height < MinHeight {
+		return tooSmall(f.width, f.height)
+	}
+	p := f.pod()
+	lines := renderHeader(f, p)
+	h := f.height - len(lines) - 1
+	if p == nil {
+		lines = append(lines, renderWaiting(f, h)...)
+	} else {
+		lines = append(lines, renderBody(f, p, h)...)
+	}
+	for len(lines) < f.height-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines[:f.height-1], renderStatus(f))
+	for i, l := range lines {
+		lines[i] = truncate(l, f.width)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// tooSmall is the one line shown in a window smaller than MinWidth×MinHeight: the longest
+// wording that fits.
+func tooSmall(w, h int) string {
+	for _, s := range []string{
+		fmt.Sprintf("terminal too small (%dx%d): sidecar-top needs at least %dx%d", w, h, MinWidth, MinHeight),
+		fmt.Sprintf("terminal too small: %dx%d, need %dx%d", w, h, MinWidth, MinHeight),
+		fmt.Sprintf("too small: need %dx%d", MinWidth, MinHeight),
+		fmt.Sprintf("need %dx%d", MinWidth, MinHeight),
+	} {
+		if len(s) <= w {
+			return s
+		}
+	}
+	return truncate(fmt.Sprintf("need %dx%d", MinWidth, MinHeight), w)
+}
+
+// renderWaiting is the body before any pod is seen.
+func renderWaiting(f *frame, h int) []string {
+	var text string
+	switch {
+	case f.mode == Live:
+		text = f.spinner + " " + waitingText(f.target, f.namespace)
+	case f.replay.empty:
+		text = "the recording is empty"
+	default:
+		text = "no pod yet at this point of the recording"
+	}
+	out := []string{"", "  " + text, ""}
+	origin := time.Time{}
+	for _, j := range f.snap.Jobs {
+		out = append(out, fmt.Sprintf("  job %s: %s (active %d, succeeded %d, failed %d)",
+			f.st.Text.Render(j.Name), j.Status, j.Active, j.Succeeded, j.Failed))
+		origin = j.Created
+	}
+	evs := podEvents(f.snap.Events, nil, nil)
+	if len(evs) > 0 && origin.IsZero() {
+		origin = evs[0].At
+	}
+	if rest := h - len(out) - 1; rest >= 2 {
+		out = append(out, "")
+		out = append(out, renderEvents(f, evs, origin, rest)...)
+	}
+	return out
+}
+
+// section is a part of the body below the lanes that can shrink or go: it is drawn only if it
+// gets at least min lines, and gets up to want.
+type section struct{ min, want int }
+
+// allocate shares avail lines among sections: first each its min, in order, while they fit
+// (the last ones go first when the window is short), then more in grow order up to want.
+func allocate(avail int, secs []section, grow []int) []int {
+	got := make([]int, len(secs))
+	for i, s := range secs {
+		if s.want > 0 && s.min <= avail {
+			got[i] = s.min
+			avail -= s.min
+		}
+	}
+	for _, i := range grow {
+		if got[i] == 0 && secs[i].min > 0 {
+			continue
+		}
+		more := min(secs[i].want-got[i], avail)
+		if more > 0 {
+			got[i] += more
+			avail -= more
+		}
+	}
+	return got
+}
+
+// Body sections, in the order they are given lines.
+const (
+	secTable = iota
+	secLegend
+	secNotes
+	secEvents
+	secGap
+	numSections
+)
+
+// renderBody draws the lanes on their axis and, as height allows, the legend, the milestone
+// table with the gaps and findings, and the recent events.
+func renderBody(f *frame, p *timeline.Pod, h int) []string {
+	job := f.jobOf(p)
+	l := newLaneLayout(*p, job, f.width)
+	start, end := f.axisSpan(*p, job)
+	w := window{start: start, end: end, width: l.barW}
+	nLanes := 1 + len(p.Containers)
+	if job != nil {
+		nLanes++
+	}
+	out := renderLanes(f, *p, job, l, w, min(nLanes, h-1))
+	out = append(out, pad(f.st.Muted.Render(axisInfo(f)), l.labelW)+renderAxis(w, p.Created, f.st))
+	rest := h - len(out)
+	if f.view.showHelp {
+		return append(out, renderHelp(f, rest)...)
+	}
+
+	rows := milestoneRows(*p)
+	findings := podFindings(p, job)
+	evs := podEvents(f.snap.Events, p, job)
+	legend := wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
+	gapLines := len(renderGaps(f, p.Gaps, len(p.Gaps)))
+	notes := gapLines + len(findings)
+
+	secs := make([]section, numSections)
+	secs[secTable] = section{min: min(7, 1+len(rows)), want: 1 + len(rows)}
+	secs[secLegend] = section{min: 1, want: len(legend)}
+	secs[secNotes] = section{min: min(2, notes), want: notes}
+	secs[secEvents] = section{min: min(3, 1+len(evs)), want: 1 + len(evs)}
+	if len(evs) == 0 {
+		secs[secEvents] = section{}
+	}
+	secs[secGap] = section{min: 0, want: 1}
+	// Beyond their minimum the gaps and findings grow first, then the table (which scrolls),
+	// the events, the legend and a blank line above the table.
+	got := allocate(rest, secs, []int{secNotes, secTable, secEvents, secLegend, secGap})
+
+	if got[secLegend] > 0 {
+		for _, s := range legend[:got[secLegend]] {
+			out = append(out, " "+s)
+		}
+	}
+	if got[secGap] > 0 {
+		out = append(out, "")
+	}
+	out = append(out, renderTable(f, rows, got[secTable])...)
+	if n := got[secNotes]; n > 0 {
+		nf := min(len(findings), n) // findings first when short: they carry the warnings
+		out = append(out, renderGaps(f, p.Gaps, n-nf)...)
+		out = append(out, renderFindings(f, findings, nf)...)
+	}
+	if got[secEvents] > 0 {
+		out = append(out, renderEvents(f, evs, p.Created, got[secEvents])...)
+	}
+	return out
+}
+
+// podFindings are the pod's findings and its job's, less those the job repeats from this pod.
+func podFindings(p *timeline.Pod, job *timeline.Job) []timeline.Finding {
+	out := append([]timeline.Finding(nil), p.Findings...)
+	if job != nil {
+		for _, f := range job.Findings {
+			if !strings.HasPrefix(f.Text, "pod "+p.Name+": ") {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// renderHelp is the `?` screen under the lanes: the keys, the legend and how to read the table.
+func renderHelp(f *frame, h int) []string {
+	hm := f.help
+	hm.ShowAll = true
+	hm.Width = f.width
+	var out []string
+	out = append(out, "")
+	out = append(out, strings.Split(hm.FullHelpView(f.keys.FullHelp()), "\n")...)
+	out = append(out, "")
+	for _, s := range wrapItems(legendItems(f.st, true, " "), f.width-1, 4, "  ") {
+		out = append(out, " "+s)
+	}
+	out = append(out, "")
+	text := "OFFSET is from the pod's creation, Δ from the previous milestone; ± is how far the true " +
+		"time can be from the one shown. A " + f.st.Glyphs.Inferred + " on a lane, or a milestone ending in ?, " +
+		"is inferred: nobody reported it, it follows from the kubelet's rules."
+	for _, l := range wrapText(text, f.width-2) {
+		out = append(out, " "+f.st.Muted.Render(l))
+	}
+	if len(out) > h {
+		out = out[:h]
+	}
+	return out
+}
