@@ -1,0 +1,59 @@
+// Sidecar-top shows, live, how the containers of a Kubernetes Pod start, become ready, are
+// signalled and exit, with native sidecars (init containers with restartPolicy: Always) drawn
+// as what they are.
+//
+// Usage:
+//
+//	sidecar-top [flags] POD | pod/NAME | job/NAME | deploy/NAME | -l SELECTOR
+//	sidecar-top record [flags] TARGET -o FILE [--until complete|deleted|ready] [--timeout D]
+//	sidecar-top replay FILE [-o json] [--plain] [--speed S]
+//	sidecar-top demo [NAME]
+//
+// The first form watches the target's pods and draws one lane per container, with every
+// milestone (created, start, started, ready, SIGTERM, exit, restarts, waiting reasons), the gap
+// between milestones with its uncertainty, and findings in words. The pod need not exist yet.
+// record watches the same way and writes what the API server sent to a recording; replay plays
+// a recording in the same view; demo replays a real recording built into the binary.
+//
+// Where standard output is not a terminal, or with --plain, sidecar-top prints one line per
+// milestone as it happens and a summary of the gaps at the end. -o json prints the final
+// timeline as JSON.
+//
+// The standard kubectl flags (--kubeconfig, --context, -n/--namespace, --as, ...) apply, and
+// $KUBECONFIG is honoured.
+//
+// Exit status: 0 on success; 1 on an error, printed as one line; 2 when record's --timeout
+// passed before its --until condition was met (the recording is kept).
+package main
+
+import (
+	"fmt"
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], newStreams()))
+}
+
+// run executes the command line and returns the exit status.
+func run(args []string, s streams) int {
+	cmd := newRootCommand(s)
+	cmd.SetArgs(args)
+	err := cmd.Execute()
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(s.ErrOut, "sidecar-top: "+oneLine(err.Error()))
+	if code, ok := err.(exitCode); ok {
+		return code.code
+	}
+	return 1
+}
+
+// exitCode is an error that asks for a particular exit status.
+type exitCode struct {
+	code int
+	msg  string
+}
+
+func (e exitCode) Error() string { return e.msg }

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/cli-runtime/pkg/genericclioptions"
+	"k8s.io/cli-runtime/pkg/genericiooptions"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	"github.com/sidecar-top/sidecar-top/ui"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "v0.1.0-dev"
+
+// streams are the command's input and outputs, and whether the output is a terminal.
+type streams struct {
+	genericiooptions.IOStreams
+	terminal bool
+}
+
+func newStreams() streams {
+	return streams{
+		IOStreams: genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
+		terminal:  term.IsTerminal(int(os.Stdout.Fd())) && term.IsTerminal(int(os.Stdin.Fd())),
+	}
+}
+
+// viewOptions are how results are shown, shared by every command.
+type viewOptions struct {
+	plain bool
+	color string
+}
+
+// kubeOptions are the standard kubectl flags and the target selector.
+type kubeOptions struct {
+	config   *genericclioptions.ConfigFlags
+	selector string
+}
+
+func newRootCommand(s streams) *cobra.Command {
+	view := &viewOptions{}
+	kube := &kubeOptions{config: newConfigFlags()}
+	cmd := &cobra.Command{
+		Use:   "sidecar-top [flags] POD | TYPE/NAME | -l SELECTOR",
+		Short: "Watch how a pod's init containers, native sidecars and app containers start and stop",
+		Long: `sidecar-top shows, live, how the containers of a Kubernetes Pod start, become ready,
+are signalled and exit, with native sidecars (init containers with restartPolicy: Always)
+drawn as what they are: one lane per container, every milestone with its uncertainty, the
+gaps between them, and findings in words.
+
+TARGET is a pod name, pod/NAME, job/NAME or deploy/NAME; or give -l SELECTOR. The pod need
+not exist yet: start sidecar-top before kubectl apply to see its whole life.`,
+		Example: `  sidecar-top -n shop checkout-7d9f
+  sidecar-top -n batch job/nightly-export
+  sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
+  sidecar-top replay checkout.jsonl
+  sidecar-top demo`,
+		Version:       version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runWatch(cmd.Context(), s, view, kube, args, nil)
+		},
+		ValidArgsFunction: kube.completeTarget,
+	}
+	cmd.SetIn(s.In)
+	cmd.SetOut(s.Out)
+	cmd.SetErr(s.ErrOut)
+	cmd.SetContext(context.Background())
+	addViewFlags(cmd.PersistentFlags(), view)
+	kube.addFlags(cmd.Flags())
+	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view))
+	return cmd
+}
+
+// newConfigFlags are kubectl's standard flags; each command that talks to a cluster has its own.
+func newConfigFlags() *genericclioptions.ConfigFlags { return genericclioptions.NewConfigFlags(true) }
+
+func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
+	fs.BoolVar(&v.plain, "plain", false, "print plain lines, one per milestone, even on a terminal")
+	fs.StringVar(&v.color, "color", "auto", "colour: auto, always or never (NO_COLOR turns it off in auto)")
+}
+
+func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
+	k.config.AddFlags(fs)
+	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
+}
+
+// target parses the command line's target in the namespace the kubectl flags give.
+func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
+	ns, _, err := k.config.ToRawKubeConfigLoader().Namespace()
+	if err != nil {
+		return watch.Target{}, "", kubeconfigError(err)
+	}
+	t, err := watch.ParseTarget(args, k.selector, ns)
+	return t, ns, err
+}
+
+// client builds a clientset from the kubectl flags, with API warnings kept off the terminal.
+func (k *kubeOptions) client() (kubernetes.Interface, string, error) {
+	cfg, err := k.config.ToRESTConfig()
+	if err != nil {
+		return nil, "", kubeconfigError(err)
+	}
+	cfg.WarningHandler = rest.NoWarnings{}
+	cfg.UserAgent = "sidecar-top/" + version
+	c, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return nil, "", kubeconfigError(err)
+	}
+	return c, cfg.Host, nil
+}
+
+// completeTarget completes pod names, and the TYPE/ prefixes.
+func (k *kubeOptions) completeTarget(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	if len(args) > 0 {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	out := []string{"pod/", "job/", "deploy/"}
+	c, _, err := k.client()
+	ns, _, nerr := k.config.ToRawKubeConfigLoader().Namespace()
+	if err != nil || nerr != nil {
+		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), watch.PreflightTimeout)
+	defer cancel()
+	switch {
+	case strings.HasPrefix(toComplete, "job/"):
+		if l, err := c.BatchV1().Jobs(ns).List(ctx, metav1.ListOptions{}); err == nil {
+			out = nil
+			for _, j := range l.Items {
+				out = append(out, "job/"+j.Name)
+			}
+		}
+	case strings.HasPrefix(toComplete, "deploy/"):
+		if l, err := c.AppsV1().Deployments(ns).List(ctx, metav1.ListOptions{}); err == nil {
+			out = nil
+			for _, d := range l.Items {
+				out = append(out, "deploy/"+d.Name)
+			}
+		}
+	default:
+		if l, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{}); err == nil {
+			for _, p := range l.Items {
+				out = append(out, p.Name)
+			}
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// renderer picks the colour profile from --color and NO_COLOR.
+func (v *viewOptions) colorMode() (ui.ColorMode, error) { return ui.ParseColorMode(v.color) }
