@@ -59,6 +59,9 @@ func (f *feed) run(ctx context.Context, emit func(timeline.Observation), warn fu
 		emit(o)
 		if !met && f.until.met(f.target, f.builder.Snapshot()) {
 			met = true
+			if f.linger <= 0 {
+				return met, nil
+			}
 			time.AfterFunc(f.linger, cancel)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/sidecar-top/sidecar-top/ui"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -108,6 +109,15 @@ func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
 
 // client builds a clientset from the kubectl flags, with API warnings kept off the terminal.
 func (k *kubeOptions) client() (kubernetes.Interface, string, error) {
+	// Without any configuration client-go would try http://localhost:8080; say what is missing.
+	raw, err := k.config.ToRawKubeConfigLoader().RawConfig()
+	if err != nil {
+		return nil, "", kubeconfigError(err)
+	}
+	inCluster := os.Getenv("KUBERNETES_SERVICE_HOST") != ""
+	if len(raw.Clusters) == 0 && (k.config.APIServer == nil || *k.config.APIServer == "") && !inCluster {
+		return nil, "", kubeconfigError(clientcmd.ErrEmptyConfig)
+	}
 	cfg, err := k.config.ToRESTConfig()
 	if err != nil {
 		return nil, "", kubeconfigError(err)
