@@ -1,0 +1,185 @@
+package timeline_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// t0 is the creation time of the synthetic pods below.
+var t0 = time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+
+func sec(s float64) time.Time { return t0.Add(time.Duration(s * float64(time.Second))) }
+
+func boolp(b bool) *bool { return &b }
+
+// pod is a synthetic pod observation with the given containers' statuses.
+func pod(uid string, containers ...timeline.ContainerObservation) *timeline.PodObservation {
+	return &timeline.PodObservation{UID: uid, Namespace: "ns", Name: "p", Created: t0, Phase: "Running",
+		RestartPolicy: "Always", GracePeriod: 30, Containers: containers}
+}
+
+func running(name string, kind timeline.ContainerKind, started float64, ready bool, id string) timeline.ContainerObservation {
+	return timeline.ContainerObservation{Name: name, Kind: kind, Status: &timeline.ContainerStatus{
+		ContainerID: id, Ready: ready, Started: boolp(true),
+		Running: &timeline.Running{ContainerID: id, StartedAt: sec(started)},
+	}}
+}
+
+func exited(name string, kind timeline.ContainerKind, started, finished float64, code int32, id string) timeline.ContainerObservation {
+	return timeline.ContainerObservation{Name: name, Kind: kind, Status: &timeline.ContainerStatus{
+		ContainerID: id, Started: boolp(false),
+		Terminated: &timeline.Terminated{ContainerID: id, ExitCode: code, StartedAt: sec(started), FinishedAt: sec(finished)},
+	}}
+}
+
+func killing(uid, container, fieldKind string, at float64) *timeline.EventObservation {
+	return &timeline.EventObservation{UID: "ev-" + container + uid, Namespace: "ns", Name: "p.x", InvolvedKind: "Pod",
+		InvolvedName: "p", InvolvedUID: uid, Container: container, FieldPath: "spec." + fieldKind + "{" + container + "}",
+		Reason: "Killing", Message: "Stopping container " + container, Count: 1, First: sec(at).Truncate(time.Second),
+		Last: sec(at).Truncate(time.Second), NameTime: sec(at)}
+}
+
+func apply(b *timeline.Builder, at float64, o timeline.Observation) {
+	o.Received = sec(at)
+	if o.Type == "" {
+		o.Type = timeline.Modified
+	}
+	b.Apply(o)
+}
+
+func find(t *testing.T, p timeline.Pod, container string, kind timeline.MilestoneKind, attempt int32) timeline.Milestone {
+	t.Helper()
+	for _, c := range p.Containers {
+		if c.Name == container {
+			return milestone(t, c, kind, attempt)
+		}
+	}
+	t.Fatalf("no container %q", container)
+	return timeline.Milestone{}
+}
+
+// TestRecreatedPod: a pod deleted and created again under the same name is a new section; the
+// old one keeps its timeline, and each keeps its own Events (by involved UID).
+func TestRecreatedPod(t *testing.T) {
+	b := timeline.NewBuilder()
+	apply(b, 0.1, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))})
+	apply(b, 1.5, timeline.Observation{Event: killing("a", "app", "containers", 1.4)})
+	old := pod("a", exited("app", timeline.KindApp, 0, 2, 0, "c1"))
+	apply(b, 2.5, timeline.Observation{Type: timeline.Deleted, Pod: old})
+	again := pod("b", running("app", timeline.KindApp, 3, true, "c2"))
+	again.Created = sec(3)
+	apply(b, 3.2, timeline.Observation{Type: timeline.Added, Pod: again})
+	s := b.Snapshot()
+	if len(s.Pods) != 2 || s.Pods[0].UID != "a" || s.Pods[1].UID != "b" || !s.Pods[0].Deleted || s.Pods[1].Deleted {
+		t.Fatalf("pods %+v", s.Pods)
+	}
+	find(t, s.Pods[0], "app", timeline.MSigterm, 0)
+	for _, m := range s.Pods[1].Containers[0].Milestones {
+		if m.Kind == timeline.MSigterm {
+			t.Errorf("the new pod got the old pod's Killing Event")
+		}
+	}
+}
+
+// TestEventBeforePod: an Event can arrive before the pod it is about (informers race).
+func TestEventBeforePod(t *testing.T) {
+	b := timeline.NewBuilder()
+	apply(b, 1.0, timeline.Observation{Event: killing("a", "app", "containers", 0.9)})
+	apply(b, 1.2, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))})
+	m := find(t, b.Snapshot().Pods[0], "app", timeline.MSigterm, 0)
+	if !m.At.Equal(sec(0.9)) || m.Source != timeline.SourceEvent {
+		t.Errorf("sigterm %+v", m)
+	}
+}
+
+// TestClockSkew: when this machine's clock is behind the server's, a receive time would put a
+// milestone before its own API time; the bound is dropped and the snapshot says so.
+func TestClockSkew(t *testing.T) {
+	b := timeline.NewBuilder()
+	apply(b, -5, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 1, false, "c1"))})
+	s := b.Snapshot()
+	m := find(t, s.Pods[0], "app", timeline.MStart, 0)
+	if m.Latest.Before(m.Earliest) || m.At.Before(m.Earliest) || m.At.After(m.Latest) {
+		t.Errorf("start %s in [%s, %s]", m.At, m.Earliest, m.Latest)
+	}
+	if len(s.Notes) == 0 || !strings.Contains(s.Notes[0], "clock") {
+		t.Errorf("notes %q", s.Notes)
+	}
+}
+
+// TestWatchStartsMidLife: a container already restarted 3 times when the watch begins.
+func TestWatchStartsMidLife(t *testing.T) {
+	c := running("side", timeline.KindSidecar, 50, true, "c4")
+	c.Status.RestartCount = 3
+	c.Status.LastTerminated = &timeline.Terminated{ContainerID: "c3", ExitCode: 1, StartedAt: sec(40), FinishedAt: sec(43)}
+	b := timeline.NewBuilder()
+	apply(b, 60, timeline.Observation{Type: timeline.Added, Pod: pod("a", c)})
+	p := b.Snapshot().Pods[0]
+	find(t, p, "side", timeline.MRestart, 3)
+	exit := find(t, p, "side", timeline.MExit, 2)
+	if !exit.Earliest.Equal(sec(43)) {
+		t.Errorf("exit of run 2: %+v", exit)
+	}
+	if p.Containers[0].RestartCount != 3 {
+		t.Errorf("restart count %d", p.Containers[0].RestartCount)
+	}
+}
+
+// TestTwoSidecarsStopInReverse: the kubelet signals the later sidecar after the app exits and
+// the earlier one after the later one exits; both SIGTERMs are inferred, in that order.
+func TestTwoSidecarsStopInReverse(t *testing.T) {
+	b := timeline.NewBuilder()
+	up := pod("a", running("s1", timeline.KindSidecar, 1, true, "1"), running("s2", timeline.KindSidecar, 2, true, "2"),
+		running("app", timeline.KindApp, 3, true, "3"))
+	apply(b, 4, timeline.Observation{Type: timeline.Added, Pod: up})
+	del := pod("a", up.Containers...)
+	d, grace := sec(40), int64(30)
+	del.Deletion, del.DeletionGrace = &d, &grace
+	apply(b, 10.2, timeline.Observation{Pod: del})
+	for _, c := range []string{"s1", "s2"} {
+		apply(b, 10.3, timeline.Observation{Event: killing("a", c, "initContainers", 10.25)})
+	}
+	apply(b, 10.3, timeline.Observation{Event: killing("a", "app", "containers", 10.26)})
+	done := pod("a", exited("s1", timeline.KindSidecar, 1, 13, 0, "1"), exited("s2", timeline.KindSidecar, 2, 13, 0, "2"),
+		exited("app", timeline.KindApp, 3, 12, 0, "3"))
+	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
+	apply(b, 14.1, timeline.Observation{Pod: done})
+	p := b.Snapshot().Pods[0]
+	appExit := find(t, p, "app", timeline.MExit, 0)
+	s2t, s2x := find(t, p, "s2", timeline.MSigterm, 0), find(t, p, "s2", timeline.MExit, 0)
+	s1t, s1x := find(t, p, "s1", timeline.MSigterm, 0), find(t, p, "s1", timeline.MExit, 0)
+	for _, pair := range [][2]timeline.Milestone{{appExit, s2t}, {s2t, s2x}, {s2x, s1t}, {s1t, s1x}} {
+		before(t, pair[0], pair[1])
+	}
+	if s2t.Source != timeline.SourceInferred || s1t.Source != timeline.SourceInferred {
+		t.Errorf("sources %s %s", s2t.Source, s1t.Source)
+	}
+	if s1t.Earliest.Before(s2x.Earliest) {
+		t.Errorf("s1 SIGTERM may be before s2's exit: %s < %s", s1t.Earliest, s2x.Earliest)
+	}
+}
+
+// TestSidecarHoldsReadiness: the app is ready, the sidecar's readiness probe fails, the Pod
+// stays not Ready until the sidecar is.
+func TestSidecarHoldsReadiness(t *testing.T) {
+	b := timeline.NewBuilder()
+	mk := func(sideReady bool, podReady string, lt float64) *timeline.PodObservation {
+		p := pod("a", running("side", timeline.KindSidecar, 1, sideReady, "1"), running("app", timeline.KindApp, 2, true, "2"))
+		p.Conditions = []timeline.Condition{{Type: "Ready", Status: podReady, LastTransition: sec(lt)}}
+		return p
+	}
+	apply(b, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
+	apply(b, 8.1, timeline.Observation{Pod: mk(true, "True", 8)})
+	p := b.Snapshot().Pods[0]
+	if !hasFinding(p.Findings, "Pod Ready waited for sidecar `side`") {
+		t.Errorf("findings %+v", p.Findings)
+	}
+	b2 := timeline.NewBuilder()
+	apply(b2, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
+	if p := b2.Snapshot().Pods[0]; !hasFinding(p.Findings, "not Ready only because sidecar `side`") {
+		t.Errorf("findings while held %+v", p.Findings)
+	}
+}
