@@ -143,12 +143,13 @@ var kindRank = map[MilestoneKind]int{
 }
 
 func sortMilestones(ms []Milestone) {
-	sort.SliceStable(ms, func(i, j int) bool { return milestoneBefore(&ms[i], &ms[j]) })
+	sort.SliceStable(ms, func(i, j int) bool { return Before(&ms[i], &ms[j]) })
 }
 
-// milestoneBefore orders milestones by time; at the same time an inferred one goes after the
-// facts it was inferred from, and then kinds go in the order they happen.
-func milestoneBefore(a, b *Milestone) bool {
+// Before orders milestones by time; at the same time an inferred one goes after the facts it
+// was inferred from, and then kinds go in the order they happen. Each milestone's Gap is from
+// the one before it in this order, so views list them in it.
+func Before(a, b *Milestone) bool {
 	if !a.At.Equal(b.At) {
 		return a.At.Before(b.At)
 	}
@@ -171,7 +172,7 @@ func placeMilestones(p *Pod) {
 			all = append(all, &p.Containers[ci].Milestones[i])
 		}
 	}
-	sort.SliceStable(all, func(i, j int) bool { return milestoneBefore(all[i], all[j]) })
+	sort.SliceStable(all, func(i, j int) bool { return Before(all[i], all[j]) })
 	for i, m := range all {
 		m.Offset = offsetFrom(p.Created, m)
 		if i > 0 {

@@ -71,7 +71,7 @@ func (p *Plain) Update(s timeline.Snapshot) {
 	for _, j := range s.Jobs {
 		add("job/"+j.Name, j.UID, "job", j.Milestones)
 	}
-	sort.SliceStable(fresh, func(i, j int) bool { return fresh[i].m.At.Before(fresh[j].m.At) })
+	sort.SliceStable(fresh, func(i, j int) bool { return timeline.Before(&fresh[i].m, &fresh[j].m) })
 	for _, pm := range fresh {
 		p.printed[plainKey(pm)] = true
 		p.printMilestone(pm)

@@ -17,8 +17,8 @@ type msRow struct {
 	kind timeline.ContainerKind
 }
 
-// milestoneRows lists a pod's milestones, its own and its containers', in time order; at the
-// same time the pod's go first, then the containers' in lane order.
+// milestoneRows lists a pod's milestones, its own and its containers', in the timeline's order
+// (the one each milestone's gap refers to).
 func milestoneRows(p timeline.Pod) []msRow {
 	var rows []msRow
 	for _, m := range p.Milestones {
@@ -29,7 +29,7 @@ func milestoneRows(p timeline.Pod) []msRow {
 			rows = append(rows, msRow{m: m, lane: c.Name, kind: c.Kind})
 		}
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].m.At.Before(rows[j].m.At) })
+	sort.SliceStable(rows, func(i, j int) bool { return timeline.Before(&rows[i].m, &rows[j].m) })
 	return rows
 }
 
