@@ -89,6 +89,8 @@ func killedAfterGrace(p *Pod, _ *podState) []Finding {
 // readinessHeldBySidecar: a native sidecar's readiness counts toward the Pod's Ready condition.
 func readinessHeldBySidecar(p *Pod, ps *podState) []Finding {
 	var out []Finding
+	var waitedFor []string // sidecars the Pod's Ready waited for, once each
+	times := map[string][]string{}
 	for _, m := range p.Milestones {
 		if m.Kind != MReady {
 			continue
@@ -97,9 +99,19 @@ func readinessHeldBySidecar(p *Pod, ps *podState) []Finding {
 		if last == nil || kindOf(p, last.Container) != KindSidecar {
 			continue
 		}
-		out = append(out, Finding{Severity: "info", Container: last.Container, Text: fmt.Sprintf(
-			"Pod Ready waited for sidecar %s to become ready (at %s): a native sidecar's readiness counts toward the Pod's.",
-			quote(last.Container), p.offset(last.At))})
+		if times[last.Container] == nil {
+			waitedFor = append(waitedFor, last.Container)
+		}
+		times[last.Container] = append(times[last.Container], p.offset(last.At))
+	}
+	for _, c := range waitedFor {
+		when := "at " + times[c][0]
+		if n := len(times[c]); n > 1 {
+			when = fmt.Sprintf("%d times, last at %s", n, times[c][n-1])
+		}
+		out = append(out, Finding{Severity: "info", Container: c, Text: fmt.Sprintf(
+			"Pod Ready waited for sidecar %s to become ready (%s): a native sidecar's readiness counts toward the Pod's.",
+			quote(c), when)})
 	}
 	if c := ps.firstConditionNow("Ready"); c != nil && c.Status == "False" && p.Phase == "Running" {
 		var notReady []string

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -33,22 +34,30 @@ func gapValue(s timeline.Span) string {
 	return v
 }
 
-// renderFindings draws findings, warnings first, one a line.
-func renderFindings(f *frame, fs []timeline.Finding, height int) []string {
+// findingLines are the findings wrapped to the width, warnings first: a finding is the one
+// place the tool speaks in sentences, so it is wrapped, not cut.
+func findingLines(f *frame, fs []timeline.Finding) []string {
 	var out []string
 	for _, warn := range []bool{true, false} {
 		for _, x := range fs {
-			if (x.Severity == "warning") != warn || len(out) >= height {
+			if (x.Severity == "warning") != warn {
 				continue
 			}
 			text := x.Text
 			if x.Container != "" && !strings.Contains(text, x.Container) {
 				text = x.Container + ": " + text
 			}
+			mark, style := "i ", f.st.Info
 			if warn {
-				out = append(out, truncate(" "+f.st.Warning.Render("! "+text), f.width))
-			} else {
-				out = append(out, truncate(" "+f.st.Info.Render("i "+text), f.width))
+				mark, style = "! ", f.st.Warning
+			}
+			for i, line := range strings.Split(ansi.Wordwrap(text, max(f.width-4, 10), " "), "\n") {
+				if i == 0 {
+					line = mark + line
+				} else {
+					line = "  " + line
+				}
+				out = append(out, truncate(" "+style.Render(line), f.width))
 			}
 		}
 	}

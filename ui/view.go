@@ -148,7 +148,7 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	}
 
 	rows := milestoneRows(*p)
-	findings := podFindings(p, job)
+	findings := findingLines(f, podFindings(p, job))
 	evs := podEvents(f.snap.Events, p, job)
 	legend := wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
 	gapLines := len(renderGaps(f, p.Gaps, len(p.Gaps)))
@@ -179,7 +179,7 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	if n := got[secNotes]; n > 0 {
 		nf := min(len(findings), n) // findings first when short: they carry the warnings
 		out = append(out, renderGaps(f, p.Gaps, n-nf)...)
-		out = append(out, renderFindings(f, findings, nf)...)
+		out = append(out, findings[:nf]...)
 	}
 	if got[secEvents] > 0 {
 		out = append(out, renderEvents(f, evs, p.Created, got[secEvents])...)
