@@ -1,10 +1,12 @@
 package ui
 
 import (
-	"github.com/charmbracelet/x/ansi"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -25,9 +27,14 @@ func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
 	return lines
 }
 
-// gapValue is a gap's length and its ±, e.g. "0.52s ±0.50".
+// gapValue is a gap's length and its ±, e.g. "0.52s ±0.50"; when the bounds are lopsided (a
+// gap that cannot be negative, say) it gives them instead: "0.00s (0.00–1.00)".
 func gapValue(s timeline.Span) string {
 	v := fmtDur(s.Value)
+	lo, hi := s.Value-s.Min, s.Max-s.Value
+	if d := lo - hi; d > 10*time.Millisecond || d < -10*time.Millisecond {
+		return fmt.Sprintf("%s (%.2f–%.2f)", v, s.Min.Seconds(), s.Max.Seconds())
+	}
 	if p := fmtPlus(s.Plus()); p != "" {
 		v += " " + p
 	}
