@@ -1,10 +1,8 @@
 package timeline_test
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,22 +26,13 @@ func build(t *testing.T, name string) timeline.Snapshot {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, name)
+	_, items, _, err := watch.ReadAll(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	b := timeline.NewBuilder()
-	for {
-		it, err := rd.Next(context.Background())
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o, ok := watch.Observe(it); ok {
-			b.Apply(o)
-		}
+	for _, o := range watch.Observations(items) {
+		b.Apply(o)
 	}
 	return b.Snapshot()
 }

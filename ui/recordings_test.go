@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"context"
 	"fmt"
-	"io"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -21,23 +19,11 @@ func readRecording(t *testing.T, name string) []timeline.Observation {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, name)
+	_, items, _, err := watch.ReadAll(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var obs []timeline.Observation
-	for {
-		it, err := rd.Next(context.Background())
-		if err == io.EOF {
-			return obs
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if o, ok := watch.Observe(it); ok {
-			obs = append(obs, o)
-		}
-	}
+	return watch.Observations(items)
 }
 
 // TestViewRecordings: each real recording replayed to its end, drawn at two sizes.

@@ -32,6 +32,17 @@ func Observe(it Item) (o timeline.Observation, ok bool) {
 	return o, true
 }
 
+// Observations translates items in order, leaving out objects Observe does not know.
+func Observations(items []Item) []timeline.Observation {
+	out := make([]timeline.Observation, 0, len(items))
+	for _, it := range items {
+		if o, ok := Observe(it); ok {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 func observePod(p *corev1.Pod) *timeline.PodObservation {
 	o := &timeline.PodObservation{
 		UID: string(p.UID), Namespace: p.Namespace, Name: p.Name, ResourceVersion: p.ResourceVersion,

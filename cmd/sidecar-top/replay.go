@@ -112,12 +112,7 @@ func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOpt
 	if rd.Truncated {
 		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
 	}
-	var obs []timeline.Observation
-	for _, it := range items {
-		if o, ok := watch.Observe(it); ok {
-			obs = append(obs, o)
-		}
-	}
+	obs := watch.Observations(items)
 	if len(obs) == 0 {
 		return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 	}
