@@ -29,9 +29,15 @@ package main
 import (
 	"fmt"
 	"os"
+
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
 )
 
 func main() {
+	// client-go logs through klog; under the alt screen that would tear the view. Watch errors
+	// reach the user through the informers' error handlers instead.
+	klog.SetLogger(logr.Discard())
 	os.Exit(run(os.Args[1:], newStreams()))
 }
 
