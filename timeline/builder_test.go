@@ -183,3 +183,14 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 		t.Errorf("findings while held %+v", p.Findings)
 	}
 }
+
+// TestExitAfterItsSigterm: an app that exits the moment it gets SIGTERM, late in a second; its
+// exit (finishedAt, whole seconds) must still read after the SIGTERM (seen in e2e).
+func TestExitAfterItsSigterm(t *testing.T) {
+	b := timeline.NewBuilder()
+	apply(b, 1, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))})
+	apply(b, 29.3, timeline.Observation{Event: killing("a", "app", "containers", 29.295)})
+	apply(b, 29.515, timeline.Observation{Pod: pod("a", exited("app", timeline.KindApp, 0, 29, 0, "c1"))})
+	p := b.Snapshot().Pods[0]
+	before(t, find(t, p, "app", timeline.MSigterm, 0), find(t, p, "app", timeline.MExit, 0))
+}

@@ -79,7 +79,9 @@ func (d *deriver) container(ls *laneState, ce containerEvents) Container {
 	if spec.Kind != KindSidecar {
 		for _, a := range order {
 			if oc := firstIn(ce["Killing"], a, attemptAt); oc != nil {
-				c.Milestones = append(c.Milestones, d.directSigterm(spec, a, *oc, runs[a].exit))
+				// The lane's own exit, not the run's: directSigterm moves it after the SIGTERM.
+				exit := findMilestone(c.Milestones, MExit, a)
+				c.Milestones = append(c.Milestones, d.directSigterm(spec, a, *oc, exit))
 			}
 		}
 	}

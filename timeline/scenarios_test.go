@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -211,4 +212,52 @@ func hasFinding(fs []timeline.Finding, text string) bool {
 		}
 	}
 	return false
+}
+
+// TestInvariants holds on every real recording: each estimate lies in its bounds, each gap's
+// value in its span, and a run's start, SIGTERM and exit read in the order they happen.
+func TestInvariants(t *testing.T) {
+	for _, name := range recordings.Names() {
+		s := build(t, name)
+		for _, p := range s.Pods {
+			check := func(m timeline.Milestone) {
+				if m.At.Before(m.Earliest) || m.At.After(m.Latest) {
+					t.Errorf("%s: %s %s #%d at %s outside [%s, %s]", name, m.Container, m.Kind, m.Attempt, m.At, m.Earliest, m.Latest)
+				}
+				if m.Gap != nil && (m.Gap.Value < m.Gap.Min || m.Gap.Value > m.Gap.Max) {
+					t.Errorf("%s: %s %s gap %+v", name, m.Container, m.Kind, *m.Gap)
+				}
+			}
+			for _, m := range p.Milestones {
+				check(m)
+			}
+			for _, c := range p.Containers {
+				runs := map[int32]map[timeline.MilestoneKind]timeline.Milestone{}
+				for _, m := range c.Milestones {
+					check(m)
+					if runs[m.Attempt] == nil {
+						runs[m.Attempt] = map[timeline.MilestoneKind]timeline.Milestone{}
+					}
+					runs[m.Attempt][m.Kind] = m
+				}
+				for _, r := range runs {
+					order := []timeline.MilestoneKind{timeline.MStart, timeline.MRestart, timeline.MSigterm, timeline.MExit}
+					for i, a := range order {
+						for _, b := range order[i+1:] {
+							ma, okA := r[a]
+							mb, okB := r[b]
+							if okA && okB && mb.At.Before(ma.At) {
+								t.Errorf("%s: %s #%d %s (%s) after %s (%s)", name, c.Name, ma.Attempt, a, ma.At, b, mb.At)
+							}
+						}
+					}
+				}
+			}
+			for _, g := range p.Gaps {
+				if g.Span.Value < g.Span.Min || g.Span.Value > g.Span.Max {
+					t.Errorf("%s: gap %s %+v", name, g.Name, g.Span)
+				}
+			}
+		}
+	}
 }
