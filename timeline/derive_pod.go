@@ -85,7 +85,7 @@ func (d *deriver) podMilestones(ps *podState, ce containerEvents) []Milestone {
 	if s := ps.deletion; s != nil {
 		req := ps.deletionAt.Add(-time.Duration(ps.deletionGrace) * time.Second)
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
-		ms = append(ms, Milestone{Kind: MDeleting, At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
+		ms = append(ms, Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
 			Evidence: []Evidence{{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: timePtr(req),
 				Precision: "1s", Received: timePtr(s.at)}}})
@@ -103,10 +103,12 @@ func (d *deriver) podMilestones(ps *podState, ce containerEvents) []Milestone {
 }
 
 // conditionMilestone places a condition transition: its lastTransitionTime (whole seconds),
-// no later than the observation that first showed it.
+// no later than the observation that first showed it. Like a deletion, a condition is written
+// by whoever sets it as it changes and reaches a watcher within milliseconds, so it is placed
+// when it arrived, within its second.
 func (d *deriver) conditionMilestone(kind MilestoneKind, c *conditionChange) Milestone {
 	iv := d.bound(wholeSecond(c.LastTransition), time.Time{}, c.at)
-	return Milestone{Kind: kind, At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
+	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 		Evidence: []Evidence{{What: "condition " + c.Type + "=" + c.Status + " lastTransitionTime",
 			API: timePtr(c.LastTransition), Precision: "1s", Received: timePtr(c.at)}}}
 }
