@@ -1,0 +1,220 @@
+//go:build e2e
+
+package harness
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// Slack is how far a log line's time may be from the instant it witnesses, on one side only.
+// The runtime stamps a line when it reads it from the container's pipe: a few milliseconds
+// after the container wrote it. A line written when something happened ("app start" at the
+// start, "app got TERM" from the SIGTERM trap) is stamped just AFTER that instant; a line written
+// as the last act before exiting ("app exiting") is stamped just BEFORE the exit. So the instant
+// is in [stamp − Slack, stamp] for the first kind and in [stamp, stamp + Slack] for the second.
+// Nowhere else is any tolerance allowed.
+const Slack = 100 * time.Millisecond
+
+// Stamp says on which side of its line's time a witnessed instant lies.
+type Stamp int
+
+const (
+	// After: the line was written just after the instant (a start, a signal caught).
+	After Stamp = iota
+	// Before: the line was written just before the instant (the exit that follows it).
+	Before
+	// NotBefore: the line bounds the instant below only: what it reports (a file a probe
+	// tests, created) happened before the instant, which may be much later.
+	NotBefore
+)
+
+// Point ties a milestone of the tool to the log line that witnesses it: the first line with
+// exactly that text in the container's run Attempt.
+type Point struct {
+	Container string
+	Kind      timeline.MilestoneKind
+	Attempt   int32
+	Line      string
+	Stamp     Stamp
+}
+
+func (p Point) String() string {
+	return fmt.Sprintf("%s %s#%d (%q)", p.Container, p.Kind, p.Attempt, p.Line)
+}
+
+// Instant is the ground truth of one milestone: the line's time, and the interval the instant
+// certainly lies in given Slack. A zero Hi is unbounded (NotBefore).
+type Instant struct {
+	At, Lo, Hi time.Time
+	Plus       time.Duration // the uncertainty of At itself (the deletion's kubectl call), else 0
+	What       string
+}
+
+// instantOf is the truth for p from the collected lines.
+func instantOf(t *Truth, p Point) (Instant, error) {
+	l, ok := t.Find(p.Container, int(p.Attempt), p.Line)
+	if !ok {
+		return Instant{}, fmt.Errorf("%s: no such line in the container's log (restart %d)", p, p.Attempt)
+	}
+	in := Instant{At: l.At, Lo: l.At.Add(-Slack), Hi: l.At, What: fmt.Sprintf("%q", p.Line)}
+	switch p.Stamp {
+	case Before:
+		in.Lo, in.Hi = l.At, l.At.Add(Slack)
+	case NotBefore:
+		in.Hi = time.Time{}
+	}
+	return in, nil
+}
+
+// FindMilestone is the first milestone of that kind and attempt in the container's lane, or in
+// the pod row when container is empty; nil if there is none.
+func FindMilestone(p *timeline.Pod, container string, kind timeline.MilestoneKind, attempt int32) *timeline.Milestone {
+	ms := p.Milestones
+	if container != "" {
+		c := FindContainer(p, container)
+		if c == nil {
+			return nil
+		}
+		ms = c.Milestones
+	}
+	for i := range ms {
+		if ms[i].Kind == kind && ms[i].Attempt == attempt {
+			return &ms[i]
+		}
+	}
+	return nil
+}
+
+// FindContainer is the pod's lane of that name, or nil.
+func FindContainer(p *timeline.Pod, name string) *timeline.Container {
+	for i := range p.Containers {
+		if p.Containers[i].Name == name {
+			return &p.Containers[i]
+		}
+	}
+	return nil
+}
+
+// Checked is the outcome of checking one point.
+type Checked struct {
+	Point     Point
+	Milestone *timeline.Milestone // nil if the tool has none
+	Truth     Instant             // zero if the line was not logged
+	Err       error
+}
+
+// String says what was compared: the line's time against the milestone's bounds.
+func (c Checked) String() string {
+	if c.Milestone == nil || c.Truth.At.IsZero() {
+		return fmt.Sprintf("%s: %v", c.Point, c.Err)
+	}
+	m := c.Milestone
+	return fmt.Sprintf("%s: logged %s; tool [%s, %s] at %s (%s)", c.Point, clock(c.Truth.At),
+		clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source)
+}
+
+// CheckPoints checks every point: the milestone exists, its line was logged, and the line's
+// instant (with Slack on its one side) lies in the milestone's [earliest, latest].
+func CheckPoints(p *timeline.Pod, t *Truth, points []Point) []Checked {
+	var out []Checked
+	for _, pt := range points {
+		out = append(out, CheckPoint(p, t, pt))
+	}
+	return out
+}
+
+// CheckPoint checks one point.
+func CheckPoint(p *timeline.Pod, t *Truth, pt Point) Checked {
+	c := Checked{Point: pt, Milestone: FindMilestone(p, pt.Container, pt.Kind, pt.Attempt)}
+	if c.Milestone == nil {
+		c.Err = fmt.Errorf("%s: the tool has no such milestone", pt)
+		return c
+	}
+	m := c.Milestone
+	in, err := instantOf(t, pt)
+	if err != nil {
+		c.Err = err
+		return c
+	}
+	c.Truth = in
+	if (in.Hi.IsZero() || !in.Hi.Before(m.Earliest)) && !in.Lo.After(m.Latest) {
+		return c
+	}
+	side := "after the event (so it may be up to the slack late)"
+	switch pt.Stamp {
+	case Before:
+		side = "before the exit (so the exit may be up to the slack later)"
+	case NotBefore:
+		side = "before the event, which cannot precede it"
+	}
+	hi := "∞"
+	if !in.Hi.IsZero() {
+		hi = clock(in.Hi)
+	}
+	c.Err = fmt.Errorf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: the log line is stamped %s, written %s; "+
+		"the tool says [%s, %s] (at %s, source %s; %s), which misses [%s, %s] by %s",
+		pt, clock(in.At), side, clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source,
+		evidence(m), clock(in.Lo), hi, miss(in, m))
+	return c
+}
+
+func miss(in Instant, m *timeline.Milestone) time.Duration {
+	if !in.Hi.IsZero() && in.Hi.Before(m.Earliest) {
+		return m.Earliest.Sub(in.Hi)
+	}
+	return in.Lo.Sub(m.Latest)
+}
+
+func evidence(m *timeline.Milestone) string {
+	s := ""
+	for i, e := range m.Evidence {
+		if i > 0 {
+			s += "; "
+		}
+		s += e.What
+		if e.Note != "" {
+			s += " (" + e.Note + ")"
+		}
+	}
+	return "evidence: " + s
+}
+
+// clock prints a time of day to the nanosecond, as the logs do.
+func clock(t time.Time) string { return t.UTC().Format("15:04:05.000000000") }
+
+// GapTruth is the ground truth of a named gap: its value from the two lines' times, and the
+// interval it certainly lies in given Slack (and, for the deletion, the kubectl call).
+type GapTruth struct {
+	Value, Lo, Hi time.Duration
+	Plus          time.Duration // the uncertainty of Value when an end is the deletion's kubectl call
+}
+
+// TruthOfGap is the truth of gap g from the run's logs and points; ok is false when one of its
+// ends has no witness (a startup probe passing is not logged).
+func (r *Run) TruthOfGap(g timeline.Gap, points []Point) (GapTruth, bool) {
+	from, ok1 := r.instantOfRef(g.From, points)
+	to, ok2 := r.instantOfRef(g.To, points)
+	if !ok1 || !ok2 {
+		return GapTruth{}, false
+	}
+	return GapTruth{Value: to.At.Sub(from.At), Lo: to.Lo.Sub(from.Hi), Hi: to.Hi.Sub(from.Lo), Plus: from.Plus + to.Plus}, true
+}
+
+// instantOfRef is the truth of a milestone: its point's log line, or for the pod's deletion the
+// kubectl delete call (placed in its middle).
+func (r *Run) instantOfRef(ref timeline.MilestoneRef, points []Point) (Instant, bool) {
+	if ref.Container == "" && ref.Kind == timeline.MDeleting && !r.Deletion[0].IsZero() {
+		lo, hi := r.Deletion[0], r.Deletion[1]
+		return Instant{At: lo.Add(hi.Sub(lo) / 2), Lo: lo, Hi: hi, Plus: hi.Sub(lo) / 2, What: "kubectl delete"}, true
+	}
+	for _, p := range points {
+		if p.Container == ref.Container && p.Kind == ref.Kind && p.Attempt == ref.Attempt && p.Stamp != NotBefore {
+			in, err := instantOf(r.Truth, p)
+			return in, err == nil
+		}
+	}
+	return Instant{}, false
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
+# Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
+# first time), builds sidecar-top once into .e2e/bin, and runs
+#   (default)  go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+#   --truth    go run -tags e2e ./e2e/truth   (each named gap beside the runtime's ground truth)
+# The cluster is ALWAYS torn down on exit (down.sh --purge), pass or fail or Ctrl-C. If it cannot
+# come up, run.sh fails with the reason; it never skips the tests. Extra arguments after -- go
+# to `go test` (e.g. e2e/run.sh -- -run TestStartOrder).
+# On failure the evidence of each failed scenario is in /tmp/e2e-failures/<test>/<namespace>/,
+# and the cluster's component logs are copied to /tmp/e2e-failures/cluster-logs-<time>/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. e2e/cluster/env.sh
+
+mode=test
+extra=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --truth) mode=truth ;;
+    --) shift; extra=("$@"); break ;;
+    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "run.sh: unknown argument $1 (usage: e2e/run.sh [--truth] [-- GO TEST ARGS])" >&2; exit 2 ;;
+  esac
+  shift
+done
+
+log() { printf '%s run.sh: %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+
+teardown() {
+  local status=$?
+  trap - EXIT INT TERM
+  if [ "$status" != 0 ] && [ -d "$E2E_LOGS" ]; then
+    local keep=/tmp/e2e-failures/cluster-logs-$(date +%Y%m%d-%H%M%S)
+    mkdir -p "$keep" && cp -r "$E2E_LOGS"/. "$keep"/ && log "cluster component logs kept in $keep"
+  fi
+  log "tearing the cluster down"
+  if ! e2e/cluster/down.sh --purge; then
+    log "WARNING: down.sh failed; see above"
+    [ "$status" != 0 ] || status=1
+  fi
+  log "done in $((SECONDS))s, exit status $status"
+  exit "$status"
+}
+trap teardown EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+log "bringing the cluster up"
+if ! e2e/cluster/up.sh; then
+  log "FAIL: the cluster did not come up (the reason is above); no test ran"
+  exit 1
+fi
+export KUBECONFIG=$KUBECONFIG_ADMIN
+export PATH=$E2E_BIN:$PATH
+
+log "building sidecar-top"
+go build -o "$E2E_BIN/sidecar-top" ./cmd/sidecar-top
+export SIDECAR_TOP_BIN=$E2E_BIN/sidecar-top
+
+case $mode in
+  test)
+    log "running the end-to-end tests"
+    go test -tags e2e -count=1 -v -timeout 20m ./e2e/ "${extra[@]}"
+    ;;
+  truth)
+    log "running the ground-truth figures"
+    go run -tags e2e ./e2e/truth
+    ;;
+esac
