@@ -194,3 +194,26 @@ func TestExitAfterItsSigterm(t *testing.T) {
 	p := b.Snapshot().Pods[0]
 	before(t, find(t, p, "app", timeline.MSigterm, 0), find(t, p, "app", timeline.MExit, 0))
 }
+
+// TestStartedEventBeforeStatus: the kubelet's Started Event can arrive before the status that
+// shows the container running; the run's start is placed on the Event until the status comes,
+// and then on both.
+func TestStartedEventBeforeStatus(t *testing.T) {
+	waiting := timeline.ContainerObservation{Name: "app", Kind: timeline.KindApp, Status: &timeline.ContainerStatus{
+		Waiting: &timeline.Waiting{Reason: "ContainerCreating"}}}
+	started := &timeline.EventObservation{UID: "ev-started", Namespace: "ns", Name: "p.x", InvolvedKind: "Pod",
+		InvolvedName: "p", InvolvedUID: "a", Container: "app", FieldPath: "spec.containers{app}", Reason: "Started",
+		Count: 1, First: sec(2), Last: sec(2), NameTime: sec(2.3)}
+	b := timeline.NewBuilder()
+	apply(b, 0.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", waiting)})
+	apply(b, 2.31, timeline.Observation{Event: started})
+	m := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	if m.Source != timeline.SourceEvent || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(t0) || !m.Latest.Equal(sec(2.3)) {
+		t.Errorf("start from the Event alone: %+v", m)
+	}
+	apply(b, 2.6, timeline.Observation{Pod: pod("a", running("app", timeline.KindApp, 2, false, "c1"))})
+	m = find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(2)) || !m.Latest.Equal(sec(2.6)) {
+		t.Errorf("start from status and Event: %+v", m)
+	}
+}

@@ -8,7 +8,8 @@ import (
 
 // container derives one lane's milestones from its runs and its Events; what needs other lanes
 // (a sidecar's SIGTERM, the bound a next container puts on started) comes later, in crossLane.
-func (d *deriver) container(ls *laneState, ce containerEvents) Container {
+// created is the pod's creation, the floor of anything in the lane.
+func (d *deriver) container(ls *laneState, ce containerEvents, created time.Time) Container {
 	spec := ls.spec
 	c := Container{Name: spec.Name, Kind: spec.Kind, State: stateText(ls.status)}
 	if ls.status != nil {
@@ -38,10 +39,14 @@ func (d *deriver) container(ls *laneState, ce containerEvents) Container {
 		a := attemptAt(oc.at)
 		if _, ok := runs[a]; !ok {
 			m := eventMilestone(startKind(a), spec.Name, a, oc)
-			m.Earliest = oc.at.Add(-second)
+			m.Earliest = created // after the pod was made, after the run before it ended
+			if n := len(order); n > 0 && runs[order[n-1]].exit != nil {
+				m.Earliest = runs[order[n-1]].exit.Earliest
+			}
 			if cr := firstIn(ce["Created"], a, attemptAt); cr != nil {
 				m.Earliest = cr.when.lo
 			}
+			m.Earliest = earlier(m.Earliest, m.Latest)
 			runs[a] = &runMilestones{start: &m}
 			c.Milestones = append(c.Milestones, m)
 		}

@@ -33,7 +33,7 @@ func (d *deriver) pod(ps *podState, evs []*eventState) Pod {
 	out.Milestones = d.podMilestones(ps, ce[""])
 	lanes := ps.orderedLanes()
 	for _, ls := range lanes {
-		out.Containers = append(out.Containers, d.container(ls, ce[ls.spec.Name]))
+		out.Containers = append(out.Containers, d.container(ls, ce[ls.spec.Name], p.Created))
 	}
 	d.crossLane(ps, &out, ce)
 	for i := range out.Containers {
