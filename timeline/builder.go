@@ -98,7 +98,7 @@ func (b *Builder) Snapshot() Snapshot {
 	sort.SliceStable(s.Pods, func(i, j int) bool { return s.Pods[i].Created.Before(s.Pods[j].Created) })
 	for _, key := range b.jobOrder {
 		js := b.jobs[key]
-		s.Jobs = append(s.Jobs, d.job(js, byPod[jobRef(js.last)], s.Pods))
+		s.Jobs = append(s.Jobs, d.job(js, s.Pods))
 	}
 	s.Events = b.eventList()
 	if d.skew {
@@ -115,22 +115,14 @@ func podRef(p *PodObservation) objectRef {
 	return objectRef{"Pod", p.Namespace, p.Name, p.UID}
 }
 
-func jobRef(j *JobObservation) objectRef {
-	return objectRef{"Job", j.Namespace, j.Name, j.UID}
-}
-
-// eventsByObject groups Events by involved object; an Event without an involved UID is filed
-// under the object's name with an empty UID and matched by name and time in the deriver.
+// eventsByObject groups Events by the pod they involve; an Event without an involved UID is
+// filed under the one pod of that name seen (Job Events only go to the events list).
 func (b *Builder) eventsByObject() map[objectRef][]*eventState {
 	m := map[objectRef][]*eventState{}
 	uids := map[objectRef]string{} // name-only ref -> the one UID known for it
 	for _, key := range b.podOrder {
 		p := b.pods[key].last
 		uids[objectRef{"Pod", p.Namespace, p.Name, ""}] = p.UID
-	}
-	for _, key := range b.jobOrder {
-		j := b.jobs[key].last
-		uids[objectRef{"Job", j.Namespace, j.Name, ""}] = j.UID
 	}
 	for _, key := range b.evOrder {
 		es := b.events[key]

@@ -42,7 +42,7 @@ func (d *deriver) pod(ps *podState, evs []*eventState) Pod {
 		c.Segments = segments(ps, lanes[i], c.Milestones)
 	}
 	placeMilestones(&out)
-	out.Gaps = namedGaps(&out, ps)
+	out.Gaps = namedGaps(&out)
 	out.Findings = findings(&out, ps)
 	return out
 }

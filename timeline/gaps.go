@@ -4,7 +4,7 @@ package timeline
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
 // last exit.
-func namedGaps(p *Pod, _ *podState) []Gap {
+func namedGaps(p *Pod) []Gap {
 	var gaps []Gap
 	add := func(from, to *Milestone, fromName, toName string) {
 		if from == nil || to == nil {

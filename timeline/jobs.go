@@ -40,7 +40,7 @@ func hasConditionChange(list []conditionChange, c Condition) bool {
 }
 
 // job derives a Job's lane: creation, each condition that became True, and deletion.
-func (d *deriver) job(js *jobState, _ []*eventState, pods []Pod) Job {
+func (d *deriver) job(js *jobState, pods []Pod) Job {
 	j := js.last
 	out := Job{Namespace: j.Namespace, Name: j.Name, UID: j.UID, Created: j.Created, Status: jobStatus(j),
 		Active: j.Active, Succeeded: j.Succeeded, Failed: j.Failed, Deleted: js.deleted != nil}

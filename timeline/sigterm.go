@@ -73,7 +73,7 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 			kill = &ce["Killing"][j]
 		}
 	}
-	prereqs, pending := d.sidecarPrereqs(p, i, kill)
+	prereqs, pending := sidecarPrereqs(p, i, kill)
 	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(p)
 	if kill == nil && (!stopping || exit == nil) {
 		return
@@ -147,7 +147,7 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 
 // sidecarPrereqs are the exits a sidecar waits for when the pod stops: of app containers that
 // were running when it began, and of later sidecars. pending says one of them has not exited.
-func (d *deriver) sidecarPrereqs(p *Pod, i int, kill *eventOcc) (exits []*Milestone, pending bool) {
+func sidecarPrereqs(p *Pod, i int, kill *eventOcc) (exits []*Milestone, pending bool) {
 	for j := range p.Containers {
 		c := &p.Containers[j]
 		if !(c.Kind == KindApp || (c.Kind == KindSidecar && j > i)) {

@@ -169,5 +169,5 @@ func (k *kubeOptions) completeTarget(cmd *cobra.Command, args []string, toComple
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
-// renderer picks the colour profile from --color and NO_COLOR.
+// colorMode reads --color; NO_COLOR is applied where the renderer is made.
 func (v *viewOptions) colorMode() (ui.ColorMode, error) { return ui.ParseColorMode(v.color) }

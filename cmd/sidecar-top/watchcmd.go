@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -130,5 +129,3 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, f *feed, t w
 	}
 	return r.met, r.err
 }
-
-var _ = time.Second
