@@ -1,0 +1,153 @@
+package watch
+
+import (
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// slim returns a new object holding only what translation (Observe and podStatus) reads of a
+// Pod, an Event or a Job, with the kind and apiVersion set as Sanitize sets them; other
+// objects come back as they are. It fits cache.TransformFunc: a live view that does not record
+// keeps slim objects in its informer caches, a few hundred bytes for a pod instead of tens of
+// kilobytes (images, volumes, resources, environment, labels and annotations are gone). A
+// recording needs whole objects, so a Live that records uses Sanitize instead.
+//
+// Whatever translation starts to read must be kept here too; the test that translates every
+// embedded recording both ways says when it is not.
+func slim(obj any) (any, error) {
+	switch o := obj.(type) {
+	case *corev1.Pod:
+		return slimPod(o), nil
+	case *corev1.Event:
+		return slimEvent(o), nil
+	case *batchv1.Job:
+		return slimJob(o), nil
+	}
+	return obj, nil
+}
+
+// slimMeta keeps the identity, the times translation reads, and the controller reference.
+func slimMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
+	s := metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
+		CreationTimestamp: m.CreationTimestamp, DeletionTimestamp: m.DeletionTimestamp,
+		DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds}
+	if ref := metav1.GetControllerOfNoCopy(m); ref != nil {
+		s.OwnerReferences = []metav1.OwnerReference{*ref}
+	}
+	return s
+}
+
+func slimPod(p *corev1.Pod) *corev1.Pod {
+	s := &corev1.Pod{
+		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: slimMeta(&p.ObjectMeta),
+		Spec: corev1.PodSpec{
+			NodeName: p.Spec.NodeName, RestartPolicy: p.Spec.RestartPolicy,
+			TerminationGracePeriodSeconds: p.Spec.TerminationGracePeriodSeconds,
+			InitContainers:                slimContainers(p.Spec.InitContainers),
+			Containers:                    slimContainers(p.Spec.Containers),
+		},
+		Status: corev1.PodStatus{
+			Phase: p.Status.Phase, Reason: p.Status.Reason,
+			Conditions:                 slimPodConditions(p.Status.Conditions),
+			InitContainerStatuses:      slimStatuses(p.Status.InitContainerStatuses),
+			ContainerStatuses:          slimStatuses(p.Status.ContainerStatuses),
+			EphemeralContainerStatuses: slimStatuses(p.Status.EphemeralContainerStatuses),
+		},
+	}
+	for i := range p.Spec.EphemeralContainers {
+		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
+		s.Spec.EphemeralContainers = append(s.Spec.EphemeralContainers, corev1.EphemeralContainer{
+			EphemeralContainerCommon: corev1.EphemeralContainerCommon(slimContainer(&c))})
+	}
+	return s
+}
+
+// Translation only asks whether a container has a startup or readiness probe or a preStop
+// hook, so an empty one stands for each.
+var (
+	someProbe   = &corev1.Probe{}
+	somePreStop = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
+)
+
+func slimContainers(list []corev1.Container) []corev1.Container {
+	if list == nil {
+		return nil
+	}
+	out := make([]corev1.Container, len(list))
+	for i := range list {
+		out[i] = slimContainer(&list[i])
+	}
+	return out
+}
+
+func slimContainer(c *corev1.Container) corev1.Container {
+	s := corev1.Container{Name: c.Name, RestartPolicy: c.RestartPolicy}
+	if c.StartupProbe != nil {
+		s.StartupProbe = someProbe
+	}
+	if c.ReadinessProbe != nil {
+		s.ReadinessProbe = someProbe
+	}
+	if c.Lifecycle != nil && c.Lifecycle.PreStop != nil {
+		s.Lifecycle = somePreStop
+	}
+	return s
+}
+
+func slimPodConditions(list []corev1.PodCondition) []corev1.PodCondition {
+	if list == nil {
+		return nil
+	}
+	out := make([]corev1.PodCondition, len(list))
+	for i, c := range list {
+		out[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message,
+			LastTransitionTime: c.LastTransitionTime}
+	}
+	return out
+}
+
+func slimStatuses(list []corev1.ContainerStatus) []corev1.ContainerStatus {
+	if list == nil {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(list))
+	for i := range list {
+		c := &list[i]
+		out[i] = corev1.ContainerStatus{Name: c.Name, ContainerID: c.ContainerID, RestartCount: c.RestartCount,
+			Ready: c.Ready, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState}
+	}
+	return out
+}
+
+func slimEvent(e *corev1.Event) *corev1.Event {
+	s := &corev1.Event{
+		TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: e.Name, Namespace: e.Namespace, UID: e.UID,
+			ResourceVersion: e.ResourceVersion},
+		InvolvedObject: corev1.ObjectReference{Kind: e.InvolvedObject.Kind, Name: e.InvolvedObject.Name,
+			UID: e.InvolvedObject.UID, FieldPath: e.InvolvedObject.FieldPath},
+		Type: e.Type, Reason: e.Reason, Message: e.Message, ReportingController: e.ReportingController,
+		Source: corev1.EventSource{Component: e.Source.Component}, Count: e.Count,
+		FirstTimestamp: e.FirstTimestamp, LastTimestamp: e.LastTimestamp, EventTime: e.EventTime,
+	}
+	if e.Series != nil {
+		s.Series = &corev1.EventSeries{Count: e.Series.Count, LastObservedTime: e.Series.LastObservedTime}
+	}
+	return s
+}
+
+func slimJob(j *batchv1.Job) *batchv1.Job {
+	s := &batchv1.Job{
+		TypeMeta:   metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"},
+		ObjectMeta: slimMeta(&j.ObjectMeta),
+		Status: batchv1.JobStatus{Active: j.Status.Active, Succeeded: j.Status.Succeeded, Failed: j.Status.Failed,
+			Ready: j.Status.Ready},
+	}
+	for _, c := range j.Status.Conditions {
+		s.Status.Conditions = append(s.Status.Conditions, batchv1.JobCondition{Type: c.Type, Status: c.Status,
+			Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime})
+	}
+	return s
+}
