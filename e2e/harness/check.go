@@ -72,17 +72,9 @@ func instantOf(t *Truth, p Point) (Instant, error) {
 // FindMilestone is the first milestone of that kind and attempt in the container's lane, or in
 // the pod row when container is empty; nil if there is none.
 func FindMilestone(p *timeline.Pod, container string, kind timeline.MilestoneKind, attempt int32) *timeline.Milestone {
-	ms := p.Milestones
-	if container != "" {
-		c := FindContainer(p, container)
-		if c == nil {
-			return nil
-		}
-		ms = c.Milestones
-	}
-	for i := range ms {
-		if ms[i].Kind == kind && ms[i].Attempt == attempt {
-			return &ms[i]
+	for _, m := range Milestones(p, container) {
+		if m.Kind == kind && m.Attempt == attempt {
+			return m
 		}
 	}
 	return nil
