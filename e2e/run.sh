@@ -2,7 +2,7 @@
 # run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
 # Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
 # first time), builds sidecar-top once into .e2e/bin, and runs
-#   (default)  go test -tags e2e -count=1 -v -timeout 20m ./e2e/
+#   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/
 #   --truth    go run -tags e2e ./e2e/truth   (each named gap beside the runtime's ground truth)
 # The cluster is ALWAYS torn down on exit (down.sh --purge), pass or fail or Ctrl-C. If it cannot
 # come up, run.sh fails with the reason; it never skips the tests. Extra arguments after -- go
@@ -61,7 +61,7 @@ export SIDECAR_TOP_BIN=$E2E_BIN/sidecar-top
 case $mode in
   test)
     log "running the end-to-end tests"
-    go test -tags e2e -count=1 -v -timeout 20m ./e2e/ "${extra[@]}"
+    go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/ "${extra[@]}"
     ;;
   truth)
     log "running the ground-truth figures"
