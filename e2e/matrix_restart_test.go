@@ -154,8 +154,13 @@ func checkInitLoop(t *testing.T, r *harness.Run, p *timeline.Pod) {
 	if !backOff {
 		t.Errorf("no back-off milestone (BackOff Event or waiting CrashLoopBackOff) for i1: %s", kinds(p, "i1"))
 	}
-	if seq := statusSequence(p); !slices.Contains(seq, "Init:CrashLoopBackOff") {
-		t.Errorf("STATUS went %q; want Init:CrashLoopBackOff in it", seq)
+	// The kubelet need not publish the waiting CrashLoopBackOff state between two runs (the
+	// BackOff Event is what it always reports), but the pod never leaves initialization.
+	for _, s := range statusSequence(p) {
+		if s == "PodInitializing" || s == "Running" || s == "Completed" {
+			t.Errorf("STATUS went %q; the pod never finished initializing", statusSequence(p))
+			break
+		}
 	}
 	none(t, p, "", timeline.MInitialized)
 	none(t, p, "app", timeline.MStart)

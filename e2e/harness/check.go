@@ -29,6 +29,10 @@ const (
 	// NotBefore: the line bounds the instant below only: what it reports (a file a probe
 	// tests, created) happened before the instant, which may be much later.
 	NotBefore
+	// NotAfter: the line bounds the instant above only: it was written some time after the
+	// instant, maybe long after (a preStop hook's first line, written once the runtime has set
+	// up the exec the kubelet asked for at the hook's start).
+	NotAfter
 )
 
 // Point ties a milestone of the tool to the log line that witnesses it: the first line with
@@ -65,6 +69,8 @@ func instantOf(t *Truth, p Point) (Instant, error) {
 		in.Lo, in.Hi = l.At, l.At.Add(Slack)
 	case NotBefore:
 		in.Hi = time.Time{}
+	case NotAfter:
+		in.Lo = time.Time{}
 	}
 	return in, nil
 }
@@ -141,15 +147,21 @@ func CheckPoint(p *timeline.Pod, t *Truth, pt Point) Checked {
 		side = "before the exit (so the exit may be up to the slack later)"
 	case NotBefore:
 		side = "before the event, which cannot precede it"
+	case NotAfter:
+		side = "after the event, which cannot follow it"
 	}
 	hi := "∞"
 	if !in.Hi.IsZero() {
 		hi = clock(in.Hi)
 	}
+	lo := "-∞"
+	if !in.Lo.IsZero() {
+		lo = clock(in.Lo)
+	}
 	c.Err = fmt.Errorf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: the log line is stamped %s, written %s; "+
 		"the tool says [%s, %s] (at %s, source %s; %s), which misses [%s, %s] by %s",
 		pt, clock(in.At), side, clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source,
-		evidence(m), clock(in.Lo), hi, miss(in, m))
+		evidence(m), lo, hi, miss(in, m))
 	return c
 }
 
@@ -203,7 +215,7 @@ func (r *Run) instantOfRef(ref timeline.MilestoneRef, points []Point) (Instant, 
 		return Instant{At: lo.Add(hi.Sub(lo) / 2), Lo: lo, Hi: hi, Plus: hi.Sub(lo) / 2, What: "kubectl delete"}, true
 	}
 	for _, p := range points {
-		if p.Container == ref.Container && p.Kind == ref.Kind && p.Attempt == ref.Attempt && p.Stamp != NotBefore {
+		if p.Container == ref.Container && p.Kind == ref.Kind && p.Attempt == ref.Attempt && p.Stamp != NotBefore && p.Stamp != NotAfter {
 			in, err := instantOf(r.Truth, p)
 			return in, err == nil
 		}

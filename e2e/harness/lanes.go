@@ -79,13 +79,16 @@ func CheckWitness(p *timeline.Pod, t *Truth, w Witness) error {
 	if (in.Hi.IsZero() || !in.Hi.Before(m.Earliest)) && !in.Lo.After(m.Latest) {
 		return nil
 	}
-	hi := "∞"
+	lo, hi := "-∞", "∞"
+	if !in.Lo.IsZero() {
+		lo = clock(in.Lo)
+	}
 	if !in.Hi.IsZero() {
 		hi = clock(in.Hi)
 	}
 	return fmt.Errorf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: the log line is stamped %s, so the instant is in [%s, %s]; "+
 		"the tool says [%s, %s] (at %s, source %s; %s), which misses it by %s",
-		w, clock(in.At), clock(in.Lo), hi, clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source, evidence(m), miss(in, m))
+		w, clock(in.At), lo, hi, clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source, evidence(m), miss(in, m))
 }
 
 // WaitLine waits up to limit until run restart of the container has logged a line with exactly
