@@ -162,12 +162,8 @@ func milestone(t *testing.T, p *timeline.Pod, container string, kind timeline.Mi
 }
 
 func kinds(p *timeline.Pod, container string) string {
-	ms := p.Milestones
-	if c := harness.FindContainer(p, container); c != nil {
-		ms = c.Milestones
-	}
 	var s []string
-	for _, m := range ms {
+	for _, m := range harness.Milestones(p, container) {
 		s = append(s, fmt.Sprintf("%s#%d", m.Kind, m.Attempt))
 	}
 	return strings.Join(s, " ")
