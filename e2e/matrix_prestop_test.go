@@ -56,6 +56,7 @@ func TestMatrixPreStopNeverReturns(t *testing.T) {
 	appHook, appSig, appExit := want(t, p, "app", harness.KindPreStop, 0), want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	chain(t, strictly, appHook, appSig, appExit)
 	order(t, want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0), strictly)
+	noHooks(t, p, "s1")
 	checkDeletion(t, r, p, appHook)
 }
 
@@ -77,6 +78,7 @@ func TestMatrixPreStopMostOfGrace(t *testing.T) {
 	order(t, appSig, appExit, strictly)
 	order(t, appExit, s1Sig, strictly)
 	chain(t, strictly, s1Hook, s1Sig, s1Exit)
+	noHooks(t, p, "app")
 	checkDeletion(t, r, p, appSig, s1Hook)
 }
 
@@ -99,6 +101,7 @@ func TestMatrixAppExceedsGrace(t *testing.T) {
 	checkExitCode(t, appExit, 137, "SIGKILL")
 	order(t, appSig, appExit, strictly)
 	order(t, want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0), strictly)
+	noHooks(t, p, "app", "s1")
 	checkDeletion(t, r, p, appSig)
 }
 
@@ -121,6 +124,7 @@ func TestMatrixSidecarExceedsGrace(t *testing.T) {
 	order(t, appSig, appExit, strictly)
 	order(t, appExit, s1Sig, orSame)
 	order(t, s1Sig, s1Exit, strictly)
+	noHooks(t, p, "app", "s1")
 	checkDeletion(t, r, p, appSig)
 }
 
@@ -134,5 +138,13 @@ func truthGapAtLeast(t *testing.T, r *harness.Run, a, b line, least time.Duratio
 	}
 	if d := lb.At.Sub(la.At); d < least {
 		t.Errorf("SCENARIO BROKEN: %s came %v after %s, want at least %v: %s", b, d, a, least, why)
+	}
+}
+
+// noHooks checks that containers without a preStop hook have no prestop milestone.
+func noHooks(t *testing.T, p *timeline.Pod, containers ...string) {
+	t.Helper()
+	for _, c := range containers {
+		none(t, p, c, harness.KindPreStop)
 	}
 }
