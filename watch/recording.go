@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"strconv"
 	"time"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/client-go/kubernetes/scheme"
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -73,41 +75,130 @@ func (r *Recorder) writeLine(v any) error {
 	return nil
 }
 
-// Reader reads a recording line by line. It is a Source. Errors name the line.
+// Reader reads a recording as a stream: it is a Source. Each line is decoded once, straight
+// into its typed object, and translated by Observe; when GOMAXPROCS allows, lines are decoded by
+// worker goroutines, in order, with at most a few batches of about 256 KB in flight, so memory
+// does not grow with the file. Errors name the file and line ("rec.jsonl:7: ...").
 type Reader struct {
-	r       *bufio.Reader
 	name    string
-	n       int
+	lines   *lineReader
 	header  *Header
-	decoder runtime.Decoder
+	first   *batch // the first lines, read with the header
+	workers int
+	pipe    *pipeline
+	pending *batch // taken from the pipeline, maybe still being decoded
+	cur     *batch // decoded, being handed out from pos
+	pos     int
+	err     error // io.EOF, the first error, or errClosed: every later call returns it
+
 	// Truncated is set when the file ended in a partial line (a recorder killed mid-write);
-	// that line is ignored.
+	// that line is ignored. It is known once Next has returned io.EOF.
 	Truncated bool
 	// Skipped counts lines whose object kind this version does not use.
 	Skipped int
 }
 
-// NewReader reads the optional header at once; name is used in errors.
+var errClosed = errors.New("recording reader is closed")
+
+var bom = []byte("\xef\xbb\xbf")
+
+// NewReader reads the optional header at once; name is used in errors. A UTF-8 byte order mark
+// before the first line is ignored.
 func NewReader(r io.Reader, name string) (*Reader, error) {
-	rd := &Reader{r: bufio.NewReaderSize(r, 1<<16), name: name, decoder: scheme.Codecs.UniversalDeserializer()}
-	b, err := rd.peekLine()
-	if err != nil && err != io.EOF {
+	return newReader(r, name, runtime.GOMAXPROCS(0), MaxLineBytes)
+}
+
+func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	if p, _ := br.Peek(len(bom)); bytes.Equal(p, bom) {
+		_, _ = br.Discard(len(bom))
+	}
+	rd := &Reader{name: name, lines: &lineReader{r: br, name: name, max: maxLine}, workers: workers}
+	first := newBatch()
+	b, whole, err := rd.lines.next(first.buf)
+	switch {
+	case err == io.EOF || err == nil && !whole && isBlank(b):
+		return nil, fmt.Errorf("%s: empty recording", name)
+	case err != nil:
 		return nil, err
 	}
-	var h Header
-	if json.Unmarshal(b, &h) == nil && h.Kind == RecordingKind {
-		if h.Version > RecordingVersion {
-			return nil, fmt.Errorf("%s: recording version %d is newer than this sidecar-top reads (%d): upgrade sidecar-top", name, h.Version, RecordingVersion)
-		}
-		if h.Version < 1 {
-			return nil, fmt.Errorf("%s:1: recording header has no valid version", name)
-		}
-		rd.header = &h
-		_, _ = rd.readLine()
-	} else if len(bytes.TrimSpace(b)) == 0 && err == io.EOF {
-		return nil, fmt.Errorf("%s: empty recording", name)
+	h, err := parseHeader(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
+	if h != nil {
+		rd.header = h
+		first.buf = b[:0]
+	} else {
+		// Line 1 is an item: it goes first into the first batch, as fill would have read it.
+		first.buf = b
+		switch {
+		case !whole && !isBlank(b) && !json.Valid(b):
+			first.buf, first.cut = b[:0], true
+		case !isBlank(b):
+			first.lines = append(first.lines, span{0, len(b), 1})
+		}
+	}
+	if whole {
+		rd.lines.fill(first)
+	} else {
+		first.end = true
+	}
+	rd.first = first
 	return rd, nil
+}
+
+// parseHeader reads line 1 as a header, or returns nil if it is not one (a recording without a
+// header starts with its first item).
+func parseHeader(b []byte) (*Header, error) {
+	var probe struct {
+		Kind string `json:"kind"`
+	}
+	if jsonv2.Unmarshal(b, &probe, decodeOptions) != nil || probe.Kind != RecordingKind {
+		return nil, nil
+	}
+	var w struct {
+		Kind          string         `json:"kind"`
+		Version       jsontext.Value `json:"version"`
+		Tool          string         `json:"tool"`
+		ServerVersion string         `json:"serverVersion"`
+		Namespace     string         `json:"namespace"`
+		Target        string         `json:"target"`
+		StartTime     time.Time      `json:"startTime"`
+	}
+	if err := jsonv2.Unmarshal(b, &w, decodeOptions); err != nil {
+		return nil, fmt.Errorf("malformed recording header: %w", err)
+	}
+	v, err := headerVersion(w.Version)
+	if err != nil {
+		return nil, err
+	}
+	return &Header{Kind: w.Kind, Version: v, Tool: w.Tool, ServerVersion: w.ServerVersion,
+		Namespace: w.Namespace, Target: w.Target, StartTime: w.StartTime}, nil
+}
+
+// headerVersion reads the header's "version": a whole number from 1 to RecordingVersion.
+func headerVersion(v jsontext.Value) (int, error) {
+	const bad = "recording header has no valid version: \"version\" is"
+	switch v.Kind() {
+	case 0, 'n':
+		return 0, errors.New("recording header has no valid version: \"version\" is missing")
+	case '0':
+	case '"':
+		return 0, fmt.Errorf("%s the string %.20s, not the number %d", bad, v, RecordingVersion)
+	default:
+		return 0, fmt.Errorf("%s %.20s, not a number", bad, v)
+	}
+	n, err := strconv.Atoi(string(v))
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("%s %.20s, not a whole number", bad, v)
+	case n < 1:
+		return 0, fmt.Errorf("%s %d; versions start at 1", bad, n)
+	case n > RecordingVersion:
+		return 0, fmt.Errorf("recording version %d is newer than this sidecar-top reads (%d): upgrade sidecar-top", n, RecordingVersion)
+	}
+	return n, nil
 }
 
 // Header is the recording's header, or nil for a file without one.
@@ -115,94 +206,120 @@ func (rd *Reader) Header() *Header { return rd.header }
 
 // Next returns the next item, io.EOF at the end.
 func (rd *Reader) Next(ctx context.Context) (Item, error) {
-	for {
-		if err := ctx.Err(); err != nil {
-			return Item{}, err
+	d, err := rd.next(ctx)
+	if err != nil {
+		return Item{}, err
+	}
+	return d.item, nil
+}
+
+// NextObservation returns the next item's observation, translated by Observe as it was decoded
+// (on a worker goroutine): what replay needs, without the objects. It returns io.EOF at the end.
+// Next and NextObservation may be mixed; each consumes one item.
+func (rd *Reader) NextObservation(ctx context.Context) (timeline.Observation, error) {
+	d, err := rd.next(ctx)
+	if err != nil {
+		return timeline.Observation{}, err
+	}
+	return d.obs, nil
+}
+
+// Close stops the reader's goroutines. It is needed only when the reader is dropped before Next
+// returned io.EOF or an error; after that, it does nothing. It does not close the input.
+func (rd *Reader) Close() error {
+	if rd.err == nil {
+		rd.finish(errClosed)
+	}
+	return nil
+}
+
+func (rd *Reader) next(ctx context.Context) (decoded, error) {
+	if err := ctx.Err(); err != nil {
+		return decoded{}, err
+	}
+	for rd.err == nil {
+		if b := rd.cur; b != nil && rd.pos < len(b.out) {
+			d := b.out[rd.pos]
+			rd.pos++
+			if d.skipped {
+				rd.Skipped++
+				continue
+			}
+			return d, nil
 		}
-		b, err := rd.readLine()
-		if err == io.EOF {
-			return Item{}, io.EOF
-		}
-		if err != nil {
-			return Item{}, err
-		}
-		if len(bytes.TrimSpace(b)) == 0 {
+		if b := rd.cur; b != nil {
+			rd.cur = nil
+			switch {
+			case b.badLine != nil:
+				rd.finish(b.badLine)
+			case b.readErr != nil:
+				rd.finish(b.readErr)
+			case b.end:
+				rd.Truncated = b.cut
+				rd.finish(io.EOF)
+			}
+			b.release()
 			continue
 		}
-		it, ok, err := rd.decode(b)
+		b, err := rd.nextBatch(ctx)
 		if err != nil {
-			return Item{}, fmt.Errorf("%s:%d: %w", rd.name, rd.n, err)
+			return decoded{}, err
 		}
-		if ok {
-			return it, nil
+		rd.cur, rd.pos = b, 0
+	}
+	return decoded{}, rd.err
+}
+
+// nextBatch returns the next decoded batch: read and decoded here when there is one worker,
+// else from the pipeline, started at the first call.
+func (rd *Reader) nextBatch(ctx context.Context) (*batch, error) {
+	if rd.workers <= 1 {
+		b := rd.first
+		if b == nil {
+			b = newBatch()
+			rd.lines.fill(b)
 		}
-		rd.Skipped++
+		rd.first = nil
+		b.decode(rd.name)
+		return b, nil
+	}
+	if rd.pipe == nil {
+		rd.pipe = startPipeline(rd.lines, rd.first, rd.workers, rd.name)
+		rd.first = nil
+	}
+	if rd.pending == nil {
+		select {
+		case rd.pending = <-rd.pipe.order:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	select {
+	case <-rd.pending.done:
+		b := rd.pending
+		rd.pending = nil
+		return b, nil
+	case <-ctx.Done():
+		return nil, ctx.Err() // the batch is waited for at the next call
 	}
 }
 
-func (rd *Reader) decode(b []byte) (Item, bool, error) {
-	var l line
-	if err := json.Unmarshal(b, &l); err != nil {
-		return Item{}, false, fmt.Errorf("malformed line: %w", err)
+// finish ends reading with err: every later call returns it. A pending batch may still be in a
+// worker's hands; it is left to the garbage collector.
+func (rd *Reader) finish(err error) {
+	rd.err, rd.pending = err, nil
+	if rd.pipe != nil {
+		rd.pipe.close()
 	}
-	switch {
-	case l.Time.IsZero():
-		return Item{}, false, errors.New("malformed line: no \"time\"")
-	case l.Type != timeline.Added && l.Type != timeline.Modified && l.Type != timeline.Deleted:
-		return Item{}, false, fmt.Errorf("malformed line: \"type\" is %q, not ADDED, MODIFIED or DELETED", l.Type)
-	case len(l.Object) == 0 || string(l.Object) == "null":
-		return Item{}, false, errors.New("malformed line: no \"object\"")
-	}
-	obj, _, err := rd.decoder.Decode(l.Object, nil, nil)
-	if err != nil {
-		if runtime.IsNotRegisteredError(err) {
-			return Item{}, false, nil
+	for _, b := range []*batch{rd.cur, rd.first} {
+		if b != nil {
+			b.release()
 		}
-		return Item{}, false, fmt.Errorf("malformed object: %w", err)
 	}
-	if _, known := Observe(Item{Object: obj}); !known {
-		return Item{}, false, nil
-	}
-	return Item{Time: l.Time, Type: l.Type, Object: obj}, true, nil
+	rd.cur, rd.first = nil, nil
 }
 
-// readLine returns the next whole line. A last line without its newline is a partial write:
-// it is dropped, and Truncated set, unless it parses as a whole.
-func (rd *Reader) readLine() ([]byte, error) {
-	b, err := rd.r.ReadBytes('\n')
-	if err == io.EOF {
-		if len(bytes.TrimSpace(b)) == 0 {
-			return nil, io.EOF
-		}
-		if !json.Valid(b) {
-			rd.Truncated = true
-			return nil, io.EOF
-		}
-		err = nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", rd.name, err)
-	}
-	rd.n++
-	return b, nil
-}
-
-func (rd *Reader) peekLine() ([]byte, error) {
-	for size := 4096; ; size *= 2 {
-		b, err := rd.r.Peek(size)
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
-			return b[:i], nil
-		}
-		if err != nil {
-			return b, err
-		}
-		if size >= 1<<16 {
-			return b, nil
-		}
-	}
-}
-
-// ReadAll reads every item of a recording.
+// ReadAll reads every item of a recording. It holds every object: for small files and tests.
 func ReadAll(r io.Reader, name string) (*Header, []Item, *Reader, error) {
 	rd, err := NewReader(r, name)
 	if err != nil {
@@ -218,5 +335,25 @@ func ReadAll(r io.Reader, name string) (*Header, []Item, *Reader, error) {
 			return nil, nil, nil, err
 		}
 		items = append(items, it)
+	}
+}
+
+// ReadObservations reads every item of a recording as its observation, holding no object: what
+// an interactive replay, which seeks, needs in memory.
+func ReadObservations(r io.Reader, name string) (*Header, []timeline.Observation, *Reader, error) {
+	rd, err := NewReader(r, name)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var obs []timeline.Observation
+	for {
+		o, err := rd.NextObservation(context.Background())
+		if err == io.EOF {
+			return rd.header, obs, rd, nil
+		}
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		obs = append(obs, o)
 	}
 }

@@ -185,7 +185,7 @@ func TestReadHeader(t *testing.T) {
 		{name: "header only, no newline", in: headerLine, wantHeader: true},
 		{name: "no header", in: podLine + "\n" + podLine + "\n", wantItems: 2},
 		{name: "newer version", in: strings.Replace(headerLine, `"version":1`, `"version":2`, 1) + "\n" + podLine + "\n",
-			wantErr: "rec.jsonl: recording version 2 is newer than this sidecar-top reads (1)"},
+			wantErr: "rec.jsonl:1: recording version 2 is newer than this sidecar-top reads (1): upgrade sidecar-top"},
 		{name: "no version", in: strings.Replace(headerLine, `"version":1,`, ``, 1) + "\n",
 			wantErr: "rec.jsonl:1: recording header has no valid version"},
 		{name: "empty file", in: "", wantErr: "rec.jsonl: empty recording"},

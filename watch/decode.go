@@ -1,0 +1,248 @@
+package watch
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	eventsv1 "k8s.io/api/events/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// Recording lines are decoded with encoding/json/v2 (the github.com/go-json-experiment/json
+// mirror until Go 1.27 makes it the standard library's): it decodes the Kubernetes types about
+// three times as fast as encoding/json, and its defaults are those of apimachinery's decoder
+// where encoding/json's are not. Member names match case-sensitively ("Metadata" is not
+// "metadata"), as with apimachinery. Duplicate member names are refused: apimachinery takes the
+// last one unless strict, but a line where "kind" or a field appears twice means two things at
+// once, and nothing that writes recordings (sidecar-top, kubectl, the API server) writes one.
+// Invalid UTF-8 is kept, as U+FFFD, as apimachinery does: a damaged byte in an Event's message
+// should not make a whole recording unreadable. Custom unmarshalers (metav1.Time,
+// metav1.MicroTime, resource.Quantity, intstr.IntOrString) get the same raw JSON text as they do
+// under apimachinery.
+var decodeOptions = jsontext.AllowInvalidUTF8(true)
+
+// decoded is one line of a recording as the reader hands it on: an item and its observation,
+// or a line whose object was of a kind the timeline does not use.
+type decoded struct {
+	item    Item
+	obs     timeline.Observation
+	skipped bool
+}
+
+// wireLine is an item line as it is written.
+type wireLine struct {
+	Time   time.Time          `json:"time"`
+	Type   timeline.WatchType `json:"type"`
+	Object wireObject         `json:"object"`
+}
+
+// wireObject decodes the "object" member straight into the typed object its kind and apiVersion
+// name, in the same pass as the rest of the line.
+type wireObject struct {
+	obj     runtime.Object
+	skipped bool  // an object of a kind this version does not use
+	err     error // the object's own decoding error, reported as a malformed object
+}
+
+// decodeLine decodes one item line in a single pass.
+func decodeLine(b []byte) (decoded, error) {
+	var l wireLine
+	if err := json.Unmarshal(b, &l, decodeOptions); err != nil {
+		if l.Object.err != nil {
+			return decoded{}, fmt.Errorf("malformed object: %w", l.Object.err)
+		}
+		return decoded{}, fmt.Errorf("malformed line: %w", err)
+	}
+	switch {
+	case l.Time.IsZero():
+		return decoded{}, errors.New("malformed line: no \"time\"")
+	case l.Type != timeline.Added && l.Type != timeline.Modified && l.Type != timeline.Deleted:
+		return decoded{}, fmt.Errorf("malformed line: \"type\" is %q, not ADDED, MODIFIED or DELETED", l.Type)
+	case l.Object.skipped:
+		return decoded{skipped: true}, nil
+	case l.Object.obj == nil:
+		return decoded{}, errors.New("malformed line: no \"object\"")
+	}
+	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
+	obs, _ := Observe(it) // newObject makes only the types Observe knows
+	return decoded{item: it, obs: obs}, nil
+}
+
+// UnmarshalJSONFrom implements json.UnmarshalerFrom.
+func (o *wireObject) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	o.err = o.decode(dec)
+	return o.err
+}
+
+func (o *wireObject) decode(dec *jsontext.Decoder) error {
+	switch dec.PeekKind() {
+	case 'n':
+		_, err := dec.ReadToken()
+		return err
+	case '{':
+	default:
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return fmt.Errorf("\"object\" is %.20s, not a JSON object", v)
+	}
+	kind, apiVersion, ok := sniffTypeMeta(dec.UnreadBuffer())
+	if ok {
+		return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.UnmarshalDecode(dec, obj) }, dec.SkipValue)
+	}
+	// Kind and apiVersion are not the first members: find them, then decode the object.
+	raw, err := dec.ReadValue()
+	if err != nil {
+		return err
+	}
+	if kind, apiVersion, err = scanTypeMeta(raw); err != nil {
+		return err
+	}
+	return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.Unmarshal(raw, obj, decodeOptions) }, func() error { return nil })
+}
+
+func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Object) error, skip func() error) error {
+	switch {
+	case kind == "":
+		return errors.New("the object has no \"kind\"")
+	case apiVersion == "":
+		return errors.New("the object has no \"apiVersion\"")
+	}
+	obj := newObject(kind, apiVersion)
+	if obj == nil {
+		o.skipped = true
+		return skip()
+	}
+	if err := decode(obj); err != nil {
+		return err
+	}
+	o.obj = obj
+	return nil
+}
+
+// newObject returns an empty object of the kind and apiVersion, or nil for one Observe does
+// not know.
+func newObject(kind, apiVersion string) runtime.Object {
+	switch {
+	case kind == "Pod" && apiVersion == "v1":
+		return &corev1.Pod{}
+	case kind == "Event" && apiVersion == "v1":
+		return &corev1.Event{}
+	case kind == "Event" && apiVersion == "events.k8s.io/v1":
+		return &eventsv1.Event{}
+	case kind == "Job" && apiVersion == "batch/v1":
+		return &batchv1.Job{}
+	}
+	return nil
+}
+
+// scanTypeMeta finds the top-level "kind" and "apiVersion" of a JSON object wherever they are.
+func scanTypeMeta(raw jsontext.Value) (kind, apiVersion string, err error) {
+	dec := jsontext.NewDecoder(bytes.NewBuffer(raw), decodeOptions)
+	if _, err := dec.ReadToken(); err != nil { // {
+		return "", "", err
+	}
+	for dec.PeekKind() != '}' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return "", "", err
+		}
+		var dst *string
+		switch name.String() {
+		case "kind":
+			dst = &kind
+		case "apiVersion":
+			dst = &apiVersion
+		default:
+			if err := dec.SkipValue(); err != nil {
+				return "", "", err
+			}
+			continue
+		}
+		v, err := dec.ReadToken()
+		if err != nil {
+			return "", "", err
+		}
+		if v.Kind() != '"' {
+			return "", "", fmt.Errorf("%q is %s, not a string", name.String(), v.Kind())
+		}
+		*dst = v.String()
+	}
+	return kind, apiVersion, nil
+}
+
+// sniffTypeMeta reads kind and apiVersion from the start of b when they are the object's first
+// two members, in either order, with plain string values: sidecar-top's recorder writes kind
+// first, kubectl writes apiVersion first. It reads bytes only; the typed decode that follows
+// reads the same two members again and validates the whole object. b may begin with the colon
+// before the object.
+func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
+	i := skipSpace(b, 0)
+	if i < len(b) && b[i] == ':' {
+		i = skipSpace(b, i+1)
+	}
+	if i >= len(b) || b[i] != '{' {
+		return "", "", false
+	}
+	i++
+	for member := 0; member < 2; member++ {
+		var name, value string
+		if name, i, ok = sniffString(b, skipSpace(b, i)); !ok {
+			return "", "", false
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+			return "", "", false
+		}
+		if value, i, ok = sniffString(b, skipSpace(b, i+1)); !ok {
+			return "", "", false
+		}
+		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' && b[i] != '}' {
+			return "", "", false
+		}
+		switch {
+		case name == "kind" && kind == "":
+			kind = value
+		case name == "apiVersion" && apiVersion == "":
+			apiVersion = value
+		default:
+			return "", "", false
+		}
+		if b[i] == '}' {
+			break
+		}
+		i++
+	}
+	return kind, apiVersion, kind != "" && apiVersion != ""
+}
+
+// sniffString reads a JSON string at b[i] made of printable ASCII without escapes.
+func sniffString(b []byte, i int) (s string, end int, ok bool) {
+	if i >= len(b) || b[i] != '"' {
+		return "", i, false
+	}
+	for j := i + 1; j < len(b); j++ {
+		switch c := b[j]; {
+		case c == '"':
+			return string(b[i+1 : j]), j + 1, j > i+1
+		case c < 0x20 || c >= 0x7f || c == '\\':
+			return "", j, false
+		}
+	}
+	return "", len(b), false
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}

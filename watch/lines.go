@@ -1,0 +1,192 @@
+package watch
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// MaxLineBytes is the longest line a recording may have. A longer line (or an endless one, such
+// as /dev/zero gives) is an error naming it, so input cannot grow memory without bound. The
+// largest Pod the API server stores is well under 2 MB (etcd's default request limit is 1.5 MiB).
+const MaxLineBytes = 64 << 20
+
+// A batch is a run of consecutive lines, read by one goroutine and decoded by another. Batches
+// bound the reader's memory: at most a few are in flight, each of about batchBytes of input.
+type batch struct {
+	buf     []byte
+	lines   []span
+	out     []decoded
+	badLine error // the first line that did not decode: the batch ends before it
+	readErr error // the error of reading after the batch's lines: a line too long, or the file's
+	end     bool  // the input ends after this batch
+	cut     bool  // the input ended in a partial line, dropped
+	done    chan struct{}
+}
+
+// span is one line of a batch: buf[start:end], line number n.
+type span struct{ start, end, n int }
+
+const (
+	batchBytes = 256 << 10
+	batchLines = 1024
+)
+
+var batchPool = sync.Pool{New: func() any { return new(batch) }}
+
+func newBatch() *batch {
+	b := batchPool.Get().(*batch)
+	b.done = make(chan struct{})
+	return b
+}
+
+// release clears a consumed batch, so that it holds no object, and pools it.
+func (b *batch) release() {
+	clear(b.out)
+	*b = batch{buf: b.buf[:0], lines: b.lines[:0], out: b.out[:0]}
+	batchPool.Put(b)
+}
+
+// lineReader splits its input into lines of at most max bytes and counts them.
+type lineReader struct {
+	r    *bufio.Reader
+	name string
+	max  int
+	n    int // the number of the last line read
+}
+
+// next appends the next line, without its newline, to buf. whole is false for a last line that
+// has no newline. It returns io.EOF when no bytes remain.
+func (lr *lineReader) next(buf []byte) (out []byte, whole bool, err error) {
+	start := len(buf)
+	for {
+		frag, err := lr.r.ReadSlice('\n')
+		n := len(buf) - start + len(frag)
+		if err == nil {
+			n-- // the newline
+		}
+		if n > lr.max {
+			return buf, false, fmt.Errorf("%s:%d: line is longer than %s, the most a recording line may hold", lr.name, lr.n+1, byteSize(lr.max))
+		}
+		buf = append(buf, frag...)
+		switch {
+		case err == nil:
+			lr.n++
+			return buf[:len(buf)-1], true, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+		case err == io.EOF && len(buf) == start:
+			return buf, false, io.EOF
+		case err == io.EOF:
+			lr.n++
+			return buf, false, nil
+		default:
+			return buf, false, fmt.Errorf("%s: %w", lr.name, err)
+		}
+	}
+}
+
+// fill reads lines into b until it holds about batchBytes, the input ends, or reading fails.
+// A last line without its newline is a partial write: it is dropped, and b.cut set, unless it
+// is whole JSON.
+func (lr *lineReader) fill(b *batch) {
+	for len(b.buf) < batchBytes && len(b.lines) < batchLines {
+		start := len(b.buf)
+		buf, whole, err := lr.next(b.buf)
+		if err == io.EOF {
+			b.end = true
+			return
+		}
+		if err != nil {
+			b.buf, b.readErr = buf[:start], err
+			return
+		}
+		b.buf = buf
+		line := buf[start:]
+		if !whole && !isBlank(line) && !json.Valid(line) {
+			b.buf, b.end, b.cut = buf[:start], true, true
+			return
+		}
+		if !isBlank(line) {
+			b.lines = append(b.lines, span{start, len(buf), lr.n})
+		}
+		if !whole {
+			b.end = true
+			return
+		}
+	}
+}
+
+// decode decodes b's lines, stopping at the first that fails.
+func (b *batch) decode(name string) {
+	for _, l := range b.lines {
+		d, err := decodeLine(b.buf[l.start:l.end])
+		if err != nil {
+			b.badLine = fmt.Errorf("%s:%d: %w", name, l.n, err)
+			return
+		}
+		b.out = append(b.out, d)
+	}
+}
+
+func isBlank(b []byte) bool { return len(bytes.TrimSpace(b)) == 0 }
+
+func byteSize(n int) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// pipeline reads batches in one goroutine and decodes them in workers, handing them on in order.
+// At most cap(order) batches wait for the consumer, so memory stays bounded.
+type pipeline struct {
+	order chan *batch
+	stop  chan struct{}
+	once  sync.Once
+}
+
+func startPipeline(lr *lineReader, first *batch, workers int, name string) *pipeline {
+	p := &pipeline{order: make(chan *batch, 2*workers), stop: make(chan struct{})}
+	work := make(chan *batch)
+	for range workers {
+		go func() {
+			for b := range work {
+				b.decode(name)
+				close(b.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(work)
+		b := first
+		for {
+			if b == nil {
+				b = newBatch()
+				lr.fill(b)
+			}
+			last := b.end || b.readErr != nil // read before a worker has b
+			select {
+			case p.order <- b:
+			case <-p.stop:
+				return
+			}
+			select {
+			case work <- b:
+			case <-p.stop:
+				return
+			}
+			if last {
+				return
+			}
+			b = nil
+		}
+	}()
+	return p
+}
+
+// close stops reading; the goroutines end once they finish the batch at hand.
+func (p *pipeline) close() { p.once.Do(func() { close(p.stop) }) }
