@@ -22,8 +22,9 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// WatchError is a problem an informer met after the watch began. It is not fatal: informers
-// retry on their own. Live.Next returns it so the user sees it.
+// WatchError is a problem an informer, or the watch of the target's pods' Events, met after
+// the watch began. It is not fatal: both retry on their own. Live.Next returns it so the user
+// sees it.
 type WatchError struct {
 	Resource string
 	Err      error
@@ -32,22 +33,31 @@ type WatchError struct {
 func (e *WatchError) Error() string { return "watching " + e.Resource + ": " + e.Err.Error() }
 func (e *WatchError) Unwrap() error { return e.Err }
 
-// maxPending bounds the Events kept for pods not seen yet (selector, job and deployment targets
-// watch all pod Events of the namespace and keep only their pods').
-const maxPending = 1000
+// LiveOptions say what a Live is for.
+type LiveOptions struct {
+	// Recording keeps every object as Sanitize leaves it, because the recorder writes it out.
+	// Without it the informer caches and the items hold only what translation reads.
+	Recording bool
+}
 
 // Live watches a target through informers and is a Source. Informer handlers only stamp,
 // filter and enqueue; they never block and share nothing with the consumer but the queue.
+//
+// What it keeps follows the target, not the namespace: pods come from an informer that lists
+// and watches only the target's pods; a pod target's Events come from an informer that selects
+// that pod's name; the Events of a Job's, a Deployment's or a selector's pods come from
+// podEvents, which caches nothing and drops other pods' Events as they arrive.
 type Live struct {
 	client   kubernetes.Interface
 	target   Target
+	opts     LiveOptions
 	selector string // label selector for pods, resolved for deployments
 	q        *queue[entry]
 	base     time.Time
 
-	mu      sync.Mutex // guards stamping and enqueueing, so queue order is receive order
-	pods    map[types.UID]bool
-	pending []*corev1.Event
+	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
+	pods   map[types.UID]bool
+	events *podEvents // the Events of the target's pods; nil for a pod target
 }
 
 type entry struct {
@@ -55,9 +65,23 @@ type entry struct {
 	err  error
 }
 
-// NewLive prepares a watch of t. Call Start, then Next.
+// NewLive prepares a watch of t that keeps whole (sanitized) objects, as a recording needs.
+// Call Start, then Next.
 func NewLive(client kubernetes.Interface, t Target) *Live {
-	return &Live{client: client, target: t, q: newQueue[entry](), base: time.Now(), pods: map[types.UID]bool{}}
+	return NewLiveWithOptions(client, t, LiveOptions{Recording: true})
+}
+
+// NewLiveWithOptions prepares a watch of t. Call Start, then Next.
+func NewLiveWithOptions(client kubernetes.Interface, t Target, opts LiveOptions) *Live {
+	return &Live{client: client, target: t, opts: opts, q: newQueue[entry](), base: time.Now(), pods: map[types.UID]bool{}}
+}
+
+// transform is the informers' transform: objects as the recorder writes them, or slim ones.
+func (l *Live) transform(obj any) (any, error) {
+	if l.opts.Recording {
+		return Sanitize(obj)
+	}
+	return slim(obj)
 }
 
 // now is the receive clock: wall time at start plus the monotonic time since, so that receive
@@ -90,13 +114,17 @@ func (l *Live) Start(ctx context.Context) error {
 	// A factory's list options apply to every informer in it: pods, events and jobs each get one.
 	pods := l.factory(podFields, l.selector)
 	l.inform(pods.Core().V1().Pods().Informer(), "pods", l.acceptPod)
-	evFields := fields.Set{"involvedObject.kind": "Pod"}
+	factories := []informers.SharedInformerFactory{pods}
 	if t.Kind == TargetPod {
-		evFields["involvedObject.name"] = t.Name
+		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": t.Name}
+		events := l.factory(fields.SelectorFromSet(evFields).String(), "")
+		l.inform(events.Core().V1().Events().Informer(), "events", l.acceptPodEvent)
+		factories = append(factories, events)
+	} else {
+		l.events = newPodEvents(l.client.CoreV1().Events(t.Namespace), l.transform, l.putEvent,
+			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
+		go l.events.run(ctx)
 	}
-	events := l.factory(fields.SelectorFromSet(evFields).String(), "")
-	l.inform(events.Core().V1().Events().Informer(), "events", l.acceptPodEvent)
-	factories := []informers.SharedInformerFactory{pods, events}
 	if t.Kind == TargetJob {
 		jobs := l.factory(fields.OneTermEqualSelector("metadata.name", t.Name).String(), "")
 		l.inform(jobs.Batch().V1().Jobs().Informer(), "jobs", l.acceptJob)
@@ -113,14 +141,14 @@ func (l *Live) Start(ctx context.Context) error {
 func (l *Live) factory(fieldSelector, labelSelector string) informers.SharedInformerFactory {
 	return informers.NewSharedInformerFactoryWithOptions(l.client, 0,
 		informers.WithNamespace(l.target.Namespace),
-		informers.WithTransform(Sanitize),
+		informers.WithTransform(l.transform),
 		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
 			o.FieldSelector, o.LabelSelector = fieldSelector, labelSelector
 		}))
 }
 
 // inform registers the handlers: each call is stamped first, filtered (the fake clientset
-// ignores field selectors, and selector targets see every pod Event), and enqueued.
+// ignores field selectors), and enqueued.
 // Updates that do not change the ResourceVersion (resyncs) are dropped; a delete seen only
 // after a relist comes as a tombstone and is unwrapped.
 func (l *Live) inform(inf cache.SharedIndexInformer, resource string, accept func(timeline.WatchType, any)) {
@@ -161,52 +189,28 @@ func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 		return
 	}
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	l.put(t, p)
-	if !l.pods[p.UID] {
-		l.pods[p.UID] = true
-		// Events listed before their pod: release them now, after it.
-		kept := l.pending[:0]
-		for _, e := range l.pending {
-			if e.InvolvedObject.UID == p.UID {
-				l.put(timeline.Added, e)
-			} else {
-				kept = append(kept, e)
-			}
-		}
-		l.pending = kept
+	first := !l.pods[p.UID]
+	l.pods[p.UID] = true
+	l.mu.Unlock()
+	if first && l.events != nil {
+		l.events.add(p.UID) // after the pod's item: its Events come after it
 	}
 }
 
+// acceptPodEvent takes the Events of a pod target, which may come before the pod.
 func (l *Live) acceptPodEvent(t timeline.WatchType, obj any) {
 	e, ok := obj.(*corev1.Event)
-	if !ok || e.InvolvedObject.Kind != "Pod" || (l.target.Kind == TargetPod && e.InvolvedObject.Name != l.target.Name) {
+	if !ok || e.InvolvedObject.Kind != "Pod" || e.InvolvedObject.Name != l.target.Name {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.target.Kind != TargetPod && !l.pods[e.InvolvedObject.UID] {
-		l.hold(t, e)
-		return
-	}
-	l.put(t, e)
+	l.putEvent(t, e)
 }
 
-// hold keeps the latest state of an Event whose pod has not been seen (yet); l.mu is held.
-func (l *Live) hold(t timeline.WatchType, e *corev1.Event) {
-	for i, p := range l.pending {
-		if p.UID == e.UID {
-			l.pending = append(l.pending[:i], l.pending[i+1:]...)
-			break
-		}
-	}
-	if t == timeline.Deleted {
-		return
-	}
-	l.pending = append(l.pending, e)
-	if len(l.pending) > maxPending {
-		l.pending = l.pending[len(l.pending)-maxPending:]
-	}
+func (l *Live) putEvent(t timeline.WatchType, e *corev1.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.put(t, e)
 }
 
 func (l *Live) acceptJob(t timeline.WatchType, obj any) {

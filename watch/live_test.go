@@ -2,6 +2,8 @@ package watch
 
 import (
 	"context"
+	"fmt"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -53,10 +55,11 @@ func newFakeCluster(objects ...runtime.Object) *fakeCluster {
 }
 
 // startLive starts a Live on the cluster and waits until the watches of these resources
-// (one entry per informer) have started.
-func startLive(t *testing.T, ctx context.Context, c *fakeCluster, target Target, resources ...string) *Live {
+// (one entry per informer, and one for the Events of a Job's, Deployment's or selector's pods)
+// have started.
+func startLive(t *testing.T, ctx context.Context, c *fakeCluster, target Target, opts LiveOptions, resources ...string) *Live {
 	t.Helper()
-	l := NewLive(c, target)
+	l := NewLiveWithOptions(c, target, opts)
 	if err := l.Start(ctx); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
@@ -144,7 +147,7 @@ func TestLivePod(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
 	defer cancel()
 	c := newFakeCluster()
-	l := startLive(t, ctx, c, Target{Kind: TargetPod, Name: "app", Namespace: "ns"}, "pods", "events")
+	l := startLive(t, ctx, c, Target{Kind: TargetPod, Name: "app", Namespace: "ns"}, LiveOptions{Recording: true}, "pods", "events")
 	pods, events := c.CoreV1().Pods("ns"), c.CoreV1().Events("ns")
 	got := &collector{t: t, ctx: ctx, l: l}
 
@@ -186,17 +189,16 @@ func TestLiveSelector(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
 	defer cancel()
 	// The fake applies label selectors to lists but not to watches: a pod that does not match
-	// is created before the informers list.
-	c := newFakeCluster(testPod("other", "other-uid", "1", map[string]string{"app": "y"}))
-	l := startLive(t, ctx, c, Target{Kind: TargetSelector, Selector: "app=x", Namespace: "ns"}, "pods", "events")
+	// is created before the informers list. An Event of the target's pod made before the watch
+	// can only come from the list made when its pod is first seen.
+	c := newFakeCluster(testPod("other", "other-uid", "1", map[string]string{"app": "y"}),
+		podEvent("web.1", "web", "web-uid"))
+	l := startLive(t, ctx, c, Target{Kind: TargetSelector, Selector: "app=x", Namespace: "ns"}, LiveOptions{Recording: true},
+		"pods", "events")
 	pods, events := c.CoreV1().Pods("ns"), c.CoreV1().Events("ns")
 	got := &collector{t: t, ctx: ctx, l: l}
 
-	// Events before their pod are held; wait until both are.
 	create(t, ctx, events.Create, podEvent("other.1", "other", "other-uid"))
-	create(t, ctx, events.Create, podEvent("web.1", "web", "web-uid"))
-	waitPending(t, ctx, l, []string{"other.1", "web.1"})
-
 	create(t, ctx, pods.Create, testPod("web", "web-uid", "2", map[string]string{"app": "x"}))
 	got.next(2)
 	create(t, ctx, events.Create, podEvent("web.2", "web", "web-uid"))
@@ -204,14 +206,22 @@ func TestLiveSelector(t *testing.T) {
 
 	want := []seen{
 		{Type: timeline.Added, Kind: "Pod", Name: "web", Version: "2"},
-		{Type: timeline.Added, Kind: "Event", Name: "web.1", Version: "1"}, // released right after its pod
+		{Type: timeline.Added, Kind: "Event", Name: "web.1", Version: "1"}, // listed right after its pod
 		{Type: timeline.Added, Kind: "Event", Name: "web.2", Version: "1"},
 	}
 	if diff := cmp.Diff(want, got.got); diff != "" {
 		t.Errorf("items mismatch (-want +got):\n%s", diff)
 	}
-	// The other pod's Event is still held, and nothing else is waiting.
-	waitPending(t, ctx, l, []string{"other.1"})
+	// Nothing is kept of the other pod's Event, and nothing else is waiting.
+	l.events.mu.Lock()
+	var followed []types.UID
+	for uid := range l.events.pods {
+		followed = append(followed, uid)
+	}
+	l.events.mu.Unlock()
+	if diff := cmp.Diff([]types.UID{"web-uid"}, followed); diff != "" {
+		t.Errorf("pods whose Events are followed mismatch (-want +got):\n%s", diff)
+	}
 	l.q.mu.Lock()
 	queued := len(l.q.items)
 	l.q.mu.Unlock()
@@ -220,33 +230,12 @@ func TestLiveSelector(t *testing.T) {
 	}
 }
 
-// waitPending waits until the Events held for pods not seen yet are these.
-func waitPending(t *testing.T, ctx context.Context, l *Live, want []string) {
-	t.Helper()
-	var got []string
-	for {
-		got = got[:0]
-		l.mu.Lock()
-		for _, e := range l.pending {
-			got = append(got, e.Name)
-		}
-		l.mu.Unlock()
-		if cmp.Equal(want, got) {
-			return
-		}
-		select {
-		case <-ctx.Done():
-			t.Fatalf("held Events = %q, want %q", got, want)
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-}
-
 func TestLiveJob(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
 	defer cancel()
 	c := newFakeCluster()
-	l := startLive(t, ctx, c, Target{Kind: TargetJob, Name: "sc-b1", Namespace: "ns"}, "pods", "events", "jobs", "events")
+	l := startLive(t, ctx, c, Target{Kind: TargetJob, Name: "sc-b1", Namespace: "ns"}, LiveOptions{Recording: true},
+		"pods", "events", "jobs", "events")
 	jobs, pods, events := c.BatchV1().Jobs("ns"), c.CoreV1().Pods("ns"), c.CoreV1().Events("ns")
 	got := &collector{t: t, ctx: ctx, l: l}
 
@@ -289,7 +278,7 @@ func TestLiveDeployment(t *testing.T) {
 	}
 
 	// An existing Deployment's pods are those its selector matches.
-	l = startLive(t, ctx, c, Target{Kind: TargetDeployment, Name: "web", Namespace: "ns"}, "pods", "events")
+	l = startLive(t, ctx, c, Target{Kind: TargetDeployment, Name: "web", Namespace: "ns"}, LiveOptions{}, "pods", "events")
 	if l.selector != "app=web" {
 		t.Errorf("deployment/web watches pods with selector %q, want %q", l.selector, "app=web")
 	}
@@ -299,5 +288,48 @@ func TestLiveDeployment(t *testing.T) {
 	want := []seen{{Type: timeline.Added, Kind: "Pod", Name: "web-1", Version: "2"}}
 	if diff := cmp.Diff(want, got.got); diff != "" {
 		t.Errorf("items mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestLiveSlimUnlessRecording checks what the informer caches and podEvents hand out: slim
+// objects for a view, sanitized whole ones for a recording.
+func TestLiveSlimUnlessRecording(t *testing.T) {
+	for _, target := range []Target{
+		{Kind: TargetPod, Name: "web", Namespace: "ns"},
+		{Kind: TargetSelector, Selector: "app=x", Namespace: "ns"},
+	} {
+		for _, recording := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s recording=%t", target, recording), func(t *testing.T) {
+				ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
+				defer cancel()
+				pod := testPod("web", "web-uid", "2", map[string]string{"app": "x"})
+				pod.Spec.Containers[0].Image = "busybox"
+				ev := podEvent("web.1", "web", "web-uid")
+				ev.Source.Host = "node-1"
+				c := newFakeCluster(pod, ev)
+				l := startLive(t, ctx, c, target, LiveOptions{Recording: recording}, "pods", "events")
+				var got []string
+				for range 2 {
+					it, err := l.Next(ctx)
+					if err != nil {
+						t.Fatalf("Next: %v", err)
+					}
+					switch o := it.Object.(type) {
+					case *corev1.Pod:
+						got = append(got, "pod image "+o.Spec.Containers[0].Image+", labels "+fmt.Sprint(o.Labels))
+					case *corev1.Event:
+						got = append(got, "event host "+o.Source.Host)
+					}
+				}
+				sort.Strings(got) // a pod target's Event may come before its pod
+				want := []string{"event host ", "pod image , labels map[]"}
+				if recording {
+					want = []string{"event host node-1", "pod image busybox, labels map[app:x]"}
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("objects mismatch (-want +got):\n%s", diff)
+				}
+			})
+		}
 	}
 }

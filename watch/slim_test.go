@@ -63,7 +63,7 @@ func richPod() *corev1.Pod {
 				StartupProbe: probe, Env: []corev1.EnvVar{{Name: "A", Value: "b"}}}},
 			Containers: []corev1.Container{{Name: "app", Image: "app:1", Command: []string{"serve"},
 				ReadinessProbe: probe, Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: 1}}},
-				Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}},
+				Resources:    corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}},
 				VolumeMounts: []corev1.VolumeMount{{Name: "data", MountPath: "/data"}}}},
 			EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{
 				Name: "debug", Image: "busybox"}}},
@@ -74,7 +74,7 @@ func richPod() *corev1.Pod {
 				LastProbeTime: metav1.Unix(1, 0), LastTransitionTime: started, Reason: "r", Message: "m"}},
 			InitContainerStatuses: []corev1.ContainerStatus{{Name: "proxy", Image: "envoy", ImageID: "sha256:1",
 				ContainerID: "containerd://1", Ready: true, Started: ptr.To(true), RestartCount: 2,
-				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
+				State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
 				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}}}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Image: "app:1",
 				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}},
@@ -108,7 +108,7 @@ func TestSlimPod(t *testing.T) {
 				LastTransitionTime: started, Reason: "r", Message: "m"}},
 			InitContainerStatuses: []corev1.ContainerStatus{{Name: "proxy",
 				ContainerID: "containerd://1", Ready: true, Started: ptr.To(true), RestartCount: 2,
-				State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
+				State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
 				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}}}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: "app",
 				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}},
@@ -131,8 +131,8 @@ func TestSlimEventAndJob(t *testing.T) {
 		Reason: "Started", Message: "Started container app", Type: "Normal", Count: 2,
 		Source:         corev1.EventSource{Component: "kubelet", Host: "node-1"},
 		FirstTimestamp: metav1.Unix(1, 0), LastTimestamp: metav1.Unix(2, 0), EventTime: metav1.NewMicroTime(metav1.Unix(3, 0).Time),
-		Series:              &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(metav1.Unix(4, 0).Time)},
-		Action:              "Start", ReportingController: "kubelet", ReportingInstance: "node-1",
+		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(metav1.Unix(4, 0).Time)},
+		Action: "Start", ReportingController: "kubelet", ReportingInstance: "node-1",
 		Related: &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
 	}
 	job := &batchv1.Job{
