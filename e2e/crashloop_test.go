@@ -29,8 +29,7 @@ func TestCrashingSidecar(t *testing.T) {
 
 	var restarts []*timeline.Milestone
 	backOff := false
-	for i := range side.Milestones {
-		m := &side.Milestones[i]
+	for _, m := range harness.Milestones(p, "sidecar") {
 		switch {
 		case m.Kind == timeline.MRestart:
 			restarts = append(restarts, m)
@@ -58,8 +57,8 @@ func TestCrashingSidecar(t *testing.T) {
 		t.Errorf("restart counts: app %d (want 0), sidecar %d (want ≥ 2)", app.RestartCount, side.RestartCount)
 	}
 	loop := regexp.MustCompile(`restarted \d+ times`)
-	if f := finding(p.Findings, "sidecar", loop); f == nil {
-		t.Errorf("no crash-loop finding for the sidecar; findings:\n%s", findingTexts(p.Findings))
+	if f := finding(p.Findings(), "sidecar", loop); f == nil {
+		t.Errorf("no crash-loop finding for the sidecar; findings:\n%s", findingTexts(p.Findings()))
 	} else {
 		t.Logf("finding: %s", f.Text)
 	}

@@ -67,9 +67,9 @@ func TestJobClassicSidecarNeverCompletes(t *testing.T) {
 	}
 	p := onePod(t, r)
 	why := regexp.MustCompile("`sidecar`.*(regular container|native sidecar)")
-	if f := finding(append(slices.Clone(p.Findings), j.Findings...), "sidecar", why); f == nil {
+	if f := finding(append(slices.Clone(p.Findings()), j.Findings...), "sidecar", why); f == nil {
 		t.Errorf("no finding says the still-running regular container `sidecar` keeps the Job open; findings:\npod: %s\njob: %s",
-			findingTexts(p.Findings), findingTexts(j.Findings))
+			findingTexts(p.Findings()), findingTexts(j.Findings))
 	} else {
 		t.Logf("finding: %s", f.Text)
 	}
@@ -79,7 +79,7 @@ func TestJobClassicSidecarNeverCompletes(t *testing.T) {
 	checkPoints(t, r, jobPoints)
 }
 
-func oneJob(t *testing.T, r *harness.Run) *timeline.Job {
+func oneJob(t *testing.T, r *harness.Run) *timeline.JobDocument {
 	t.Helper()
 	if n := len(r.Timeline.Jobs); n != 1 {
 		t.Fatalf("the timeline has %d jobs, want 1", n)

@@ -102,19 +102,18 @@ func finish(t *testing.T, r *harness.Run, want int, limit time.Duration) {
 // interval, each gap's value in its [min, max]. It also shows the timeline's notes.
 func checkInvariants(t *testing.T, tl *harness.Timeline) {
 	t.Helper()
-	check := func(where string, ms []timeline.Milestone) {
-		for i := range ms {
-			m := &ms[i]
+	check := func(where string, ms []*timeline.Milestone) {
+		for _, m := range ms {
 			if m.Latest.Before(m.Earliest) || m.At.Before(m.Earliest) || m.At.After(m.Latest) {
 				t.Errorf("%s: milestone %s breaks earliest ≤ at ≤ latest: %s", where, name(m), describe(m))
 			}
 		}
 	}
 	for i := range tl.Pods {
-		p := &tl.Pods[i]
-		check("pod "+p.Name, p.Milestones)
+		p := tl.Pods[i]
+		check("pod "+p.Name, harness.Milestones(p, ""))
 		for _, c := range p.Containers {
-			check("pod "+p.Name, c.Milestones)
+			check("pod "+p.Name, harness.Milestones(p, c.Name))
 		}
 		for _, g := range p.Gaps {
 			if s := g.Span; s.Min > s.Value || s.Value > s.Max {
@@ -123,7 +122,11 @@ func checkInvariants(t *testing.T, tl *harness.Timeline) {
 		}
 	}
 	for _, j := range tl.Jobs {
-		check("job "+j.Name, j.Milestones)
+		var jm []*timeline.Milestone
+		for i := range j.Milestones {
+			jm = append(jm, &j.Milestones[i])
+		}
+		check("job "+j.Name, jm)
 	}
 	for _, n := range tl.Notes {
 		t.Logf("timeline note: %s", n)
@@ -144,7 +147,7 @@ func onePod(t *testing.T, r *harness.Run) *timeline.Pod {
 	if n := len(r.Timeline.Pods); n != 1 {
 		t.Fatalf("the timeline has %d pods, want 1", n)
 	}
-	return &r.Timeline.Pods[0]
+	return r.Timeline.Pods[0]
 }
 
 // milestone is a milestone that must exist (container "" for the pod row).

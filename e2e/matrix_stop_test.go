@@ -72,7 +72,7 @@ func TestMatrixJobSidecars(t *testing.T) {
 	if j.Status != "Complete" {
 		t.Errorf("job status %q, want Complete", j.Status)
 	}
-	if c := harness.JobCondition(j, "Complete"); c == nil {
+	if c := harness.JobCondition(j.Job, "Complete"); c == nil {
 		t.Errorf("no condition milestone with reason Complete in the job's lane")
 	} else {
 		order(t, want(t, p, sidecars[0], timeline.MExit, 0), c, orSame)

@@ -33,8 +33,8 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 		t.Errorf("want the pod ready within 1 s of the sidecar's bounds: %s", describe(sideReady, podReady))
 	}
 	held := regexp.MustCompile("(?i)sidecar.*read(y|iness)|read(y|iness).*sidecar")
-	if f := finding(p.Findings, "sidecar", held); f == nil {
-		t.Errorf("no finding says sidecar `sidecar` held the Pod's readiness; findings:\n%s", findingTexts(p.Findings))
+	if f := finding(p.Findings(), "sidecar", held); f == nil {
+		t.Errorf("no finding says sidecar `sidecar` held the Pod's readiness; findings:\n%s", findingTexts(p.Findings()))
 	} else {
 		t.Logf("finding: %s", f.Text)
 	}

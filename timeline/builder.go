@@ -6,26 +6,43 @@ import (
 )
 
 // Builder turns observations into a timeline. It is deterministic: the same observations in the
-// same order give the same Snapshot. It keeps the facts each observation adds (with the local
-// receive time that bounds them) and derives milestones from all facts at Snapshot time, so an
-// Event that arrives before the status it explains still lands on the right milestone.
+// same order give the same Snapshot, however often Snapshot is called in between. It keeps the
+// facts each observation adds (with the local receive time that bounds them); Snapshot derives
+// milestones from them again only where they changed since the last Snapshot, so an Event that
+// arrives before the status it explains still lands on the right milestone, and a snapshot costs
+// what changed, not the whole history.
 // A Builder is not safe for concurrent use: one goroutine owns it.
 type Builder struct {
-	pods     map[string]*podState // by UID
-	podOrder []string
-	jobs     map[string]*jobState
-	jobOrder []string
-	events   map[string]*eventState // by event UID, else namespace/name
-	evOrder  []string
-	skew     bool
+	pods    map[string]*podState // by UID
+	byName  map[nsName][]*podState
+	podList []*podState // by creation, then arrival
+	jobs    map[string]*jobState
+	jobList []*jobState
+	events  map[string]*eventState // by event UID, else namespace/name
+	waiting map[objectRef][]*eventState
+	waitFor []objectRef // the keys of waiting, in the order they came
+
+	d        deriver
+	changed  bool // something changed since the last Snapshot
+	reorder  bool // the pod list changed
+	orphaned bool // the Events waiting for their object changed
+	last     Snapshot
 }
+
+type nsName struct{ namespace, name string }
+
+// objectRef names the object an Event is about: its UID when the Event has one, which keeps a
+// recreated pod's Events apart from its predecessor's.
+type objectRef struct{ kind, namespace, name, uid string }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
 	return &Builder{
-		pods:   map[string]*podState{},
-		jobs:   map[string]*jobState{},
-		events: map[string]*eventState{},
+		pods:    map[string]*podState{},
+		byName:  map[nsName][]*podState{},
+		jobs:    map[string]*jobState{},
+		events:  map[string]*eventState{},
+		waiting: map[objectRef][]*eventState{},
 	}
 }
 
@@ -38,7 +55,10 @@ func (b *Builder) Apply(o Observation) {
 		b.applyEvent(o.Received, o.Type, o.Event)
 	case o.Job != nil:
 		b.applyJob(o.Received, o.Type, o.Job)
+	default:
+		return
 	}
+	b.changed = true
 }
 
 func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
@@ -48,11 +68,21 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 	}
 	ps, ok := b.pods[key]
 	if !ok {
-		ps = newPodState()
+		ps = newPodState(key)
 		b.pods[key] = ps
-		b.podOrder = append(b.podOrder, key)
+		n := nsName{p.Namespace, p.Name}
+		b.byName[n] = append(b.byName[n], ps)
+		b.podList = append(b.podList, ps)
+		b.reorder = true
+	}
+	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
+		b.reorder = true
 	}
 	ps.observe(r, t, p)
+	if !ok {
+		b.release(objectRef{"Pod", p.Namespace, p.Name, p.UID}, eventOwner{pod: ps})
+		b.release(objectRef{"Pod", p.Namespace, p.Name, ""}, eventOwner{pod: ps})
+	}
 }
 
 func (b *Builder) applyJob(r time.Time, t WatchType, j *JobObservation) {
@@ -62,11 +92,16 @@ func (b *Builder) applyJob(r time.Time, t WatchType, j *JobObservation) {
 	}
 	js, ok := b.jobs[key]
 	if !ok {
-		js = &jobState{}
+		js = &jobState{key: key}
 		b.jobs[key] = js
-		b.jobOrder = append(b.jobOrder, key)
+		b.jobList = append(b.jobList, js)
+		b.reorder = true
 	}
 	js.observe(r, t, j)
+	if !ok {
+		b.release(objectRef{"Job", j.Namespace, j.Name, j.UID}, eventOwner{job: js})
+		b.release(objectRef{"Job", j.Namespace, j.Name, ""}, eventOwner{job: js})
+	}
 }
 
 func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
@@ -81,79 +116,130 @@ func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
 	if !ok {
 		es = &eventState{}
 		b.events[key] = es
-		b.evOrder = append(b.evOrder, key)
 	}
-	es.observe(r, e)
-}
-
-// Snapshot derives the timeline from everything applied so far.
-func (b *Builder) Snapshot() Snapshot {
-	var s Snapshot
-	d := &deriver{skew: b.skew}
-	byPod := b.eventsByObject()
-	for _, key := range b.podOrder {
-		ps := b.pods[key]
-		s.Pods = append(s.Pods, d.pod(ps, byPod[podRef(ps.last)]))
-	}
-	sort.SliceStable(s.Pods, func(i, j int) bool { return s.Pods[i].Created.Before(s.Pods[j].Created) })
-	for _, key := range b.jobOrder {
-		js := b.jobs[key]
-		s.Jobs = append(s.Jobs, d.job(js, s.Pods))
-	}
-	s.Events = b.eventList()
-	if d.skew {
-		s.Notes = append(s.Notes, "this machine's clock and the API server's disagree: some bounds from receive times were dropped")
-	}
-	return s
-}
-
-// objectRef keys Events by the object they involve: its UID when the Event has one, which
-// keeps a recreated pod's Events apart from its predecessor's.
-type objectRef struct{ kind, namespace, name, uid string }
-
-func podRef(p *PodObservation) objectRef {
-	return objectRef{"Pod", p.Namespace, p.Name, p.UID}
-}
-
-// eventsByObject groups Events by the pod they involve; an Event without an involved UID is
-// filed under the one pod of that name seen (Job Events only go to the events list).
-func (b *Builder) eventsByObject() map[objectRef][]*eventState {
-	m := map[objectRef][]*eventState{}
-	uids := map[objectRef]string{} // name-only ref -> the one UID known for it
-	for _, key := range b.podOrder {
-		p := b.pods[key].last
-		uids[objectRef{"Pod", p.Namespace, p.Name, ""}] = p.UID
-	}
-	for _, key := range b.evOrder {
-		es := b.events[key]
-		e := es.last
-		ref := objectRef{e.InvolvedKind, e.Namespace, e.InvolvedName, e.InvolvedUID}
-		if ref.uid == "" {
-			ref.uid = uids[objectRef{e.InvolvedKind, e.Namespace, e.InvolvedName, ""}]
+	oc, isNew := es.observe(r, e)
+	if !ok {
+		es.owner = b.ownerOf(e)
+		if es.owner == (eventOwner{}) {
+			ref := objectRef{e.InvolvedKind, e.Namespace, e.InvolvedName, e.InvolvedUID}
+			if len(b.waiting[ref]) == 0 {
+				b.waitFor = append(b.waitFor, ref)
+			}
+			b.waiting[ref] = append(b.waiting[ref], es)
 		}
-		m[ref] = append(m[ref], es)
 	}
-	return m
+	if isNew {
+		b.file(es, eventOcc{oc, es.last})
+	}
 }
 
-// eventList is every Event occurrence, oldest first.
-func (b *Builder) eventList() []Event {
-	var out []Event
-	for _, key := range b.evOrder {
-		es := b.events[key]
-		e := es.last
+// ownerOf is the pod or job an Event is about, if it has been seen: by the Event's involved UID,
+// else the newest one of that name.
+func (b *Builder) ownerOf(e *EventObservation) eventOwner {
+	switch e.InvolvedKind {
+	case "Pod":
+		if e.InvolvedUID != "" {
+			return eventOwner{pod: b.pods[e.InvolvedUID]}
+		}
+		if list := b.byName[nsName{e.Namespace, e.InvolvedName}]; len(list) > 0 {
+			return eventOwner{pod: list[len(list)-1]}
+		}
+	case "Job":
+		for i := len(b.jobList) - 1; i >= 0; i-- {
+			js := b.jobList[i]
+			if js.last.Namespace == e.Namespace && js.last.Name == e.InvolvedName &&
+				(e.InvolvedUID == "" || e.InvolvedUID == js.last.UID) {
+				return eventOwner{job: js}
+			}
+		}
+	}
+	return eventOwner{}
+}
+
+// file adds an occurrence where its Event belongs.
+func (b *Builder) file(es *eventState, oc eventOcc) {
+	switch {
+	case es.owner.pod != nil:
+		es.owner.pod.addOcc(oc)
+	case es.owner.job != nil:
+		es.owner.job.dirty = true
+		addEvent(&es.owner.job.events, oc.listEvent())
+	default:
+		b.orphaned = true
+	}
+}
+
+// release files the Events that waited for the object ref names, now that it has been seen.
+func (b *Builder) release(ref objectRef, owner eventOwner) {
+	list := b.waiting[ref]
+	if len(list) == 0 {
+		return
+	}
+	delete(b.waiting, ref)
+	for _, es := range list {
+		es.owner = owner
 		for _, oc := range es.occurrences {
-			out = append(out, Event{
-				At:        oc.at,
-				Object:    e.InvolvedKind + "/" + e.InvolvedName,
-				Container: e.Container,
-				Type:      e.Type,
-				Reason:    e.Reason,
-				Message:   e.Message,
-				Count:     oc.count,
-			})
+			b.file(es, eventOcc{oc, es.last})
 		}
 	}
+	b.orphaned = true
+}
+
+// orphans are the occurrences of the Events still waiting for their object, in time order.
+func (b *Builder) orphans() []Event {
+	var out []Event
+	kept := b.waitFor[:0]
+	for _, ref := range b.waitFor {
+		if len(b.waiting[ref]) == 0 {
+			continue
+		}
+		kept = append(kept, ref)
+		for _, es := range b.waiting[ref] {
+			for _, oc := range es.occurrences {
+				out = append(out, eventOcc{oc, es.last}.listEvent())
+			}
+		}
+	}
+	b.waitFor = kept
 	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	return out
+}
+
+// Snapshot derives the timeline from everything applied so far: again only the pods and jobs
+// that changed since the last Snapshot; the rest is shared with it.
+func (b *Builder) Snapshot() Snapshot {
+	if !b.changed && b.last.Pods != nil {
+		return b.last
+	}
+	b.changed = false
+	s := Snapshot{}
+	if b.reorder {
+		b.reorder = false
+		sort.SliceStable(b.podList, func(i, j int) bool { return b.podList[i].last.Created.Before(b.podList[j].last.Created) })
+	}
+	s.Pods = make([]*Pod, len(b.podList))
+	for i, ps := range b.podList {
+		if ps.dirty || ps.out == nil {
+			ps.dirty = false
+			ps.out = b.d.pod(ps)
+		}
+		s.Pods[i] = ps.out
+	}
+	for _, js := range b.jobList {
+		if js.dirty || js.out == nil {
+			js.dirty = false
+			js.out = b.d.job(js)
+		}
+		s.Jobs = append(s.Jobs, js.out)
+	}
+	s.Orphans = b.last.Orphans
+	if b.orphaned {
+		b.orphaned = false
+		s.Orphans = b.orphans()
+	}
+	if b.d.skew {
+		s.Notes = append(s.Notes, "this machine's clock and the API server's disagree: some bounds from receive times were dropped")
+	}
+	b.last = s
+	return s
 }

@@ -50,15 +50,14 @@ func apply(b *timeline.Builder, at float64, o timeline.Observation) {
 	b.Apply(o)
 }
 
-func find(t *testing.T, p timeline.Pod, container string, kind timeline.MilestoneKind, attempt int32) timeline.Milestone {
+func find(t *testing.T, p *timeline.Pod, container string, kind timeline.MilestoneKind, attempt int32) timeline.Milestone {
 	t.Helper()
-	for _, c := range p.Containers {
-		if c.Name == container {
-			return milestone(t, c, kind, attempt)
-		}
-	}
-	t.Fatalf("no container %q", container)
-	return timeline.Milestone{}
+	return milestone(t, containerOf(t, p, container), kind, attempt)
+}
+
+func containerOf(t *testing.T, p *timeline.Pod, name string) *timeline.Container {
+	t.Helper()
+	return container(t, p, name)
 }
 
 // TestRecreatedPod: a pod deleted and created again under the same name is a new section; the
@@ -77,7 +76,7 @@ func TestRecreatedPod(t *testing.T) {
 		t.Fatalf("pods %+v", s.Pods)
 	}
 	find(t, s.Pods[0], "app", timeline.MSigterm, 0)
-	for _, m := range s.Pods[1].Containers[0].Milestones {
+	for _, m := range s.Pods[1].Containers[0].Milestones() {
 		if m.Kind == timeline.MSigterm {
 			t.Errorf("the new pod got the old pod's Killing Event")
 		}
@@ -174,13 +173,13 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 	apply(b, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
 	apply(b, 8.1, timeline.Observation{Pod: mk(true, "True", 8)})
 	p := b.Snapshot().Pods[0]
-	if !hasFinding(p.Findings, "Pod Ready waited for sidecar `side`") {
-		t.Errorf("findings %+v", p.Findings)
+	if !hasFinding(p.Findings(), "Pod Ready waited for sidecar `side`") {
+		t.Errorf("findings %+v", p.Findings())
 	}
 	b2 := timeline.NewBuilder()
 	apply(b2, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
-	if p := b2.Snapshot().Pods[0]; !hasFinding(p.Findings, "not Ready only because sidecar `side`") {
-		t.Errorf("findings while held %+v", p.Findings)
+	if p := b2.Snapshot().Pods[0]; !hasFinding(p.Findings(), "not Ready only because sidecar `side`") {
+		t.Errorf("findings while held %+v", p.Findings())
 	}
 }
 

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"sort"
 	"time"
 )
 
@@ -18,67 +17,120 @@ func (d *deriver) bound(iv interval, lo, hi time.Time) interval {
 	return j
 }
 
-func (d *deriver) pod(ps *podState, evs []*eventState) Pod {
+// pod derives the pod's timeline from its facts, again only where they changed: the lanes'
+// runs from the first one touched on, the pod row from the first new condition on. What needs
+// several lanes (the final pass) is cheap and done every time.
+func (d *deriver) pod(ps *podState) *Pod {
 	p := ps.last
-	out := Pod{
+	out := &Pod{
 		Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node,
 		Created: p.Created, Phase: p.Phase, Status: p.Status,
 		Deleted: ps.deleted != nil, LastSeen: ps.lastSeen,
-		Statuses: append([]StatusChange(nil), ps.statuses...),
+		Statuses: ps.statuses.view(), Events: ps.events.view(),
 	}
 	if p.OwnerKind != "" {
-		out.Owner = p.OwnerKind + "/" + p.OwnerName
+		out.Owner = &OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
 	}
-	ce := byContainer(evs)
-	out.Milestones = d.podMilestones(ps, ce[""])
-	lanes := ps.orderedLanes()
-	for _, ls := range lanes {
-		out.Containers = append(out.Containers, d.container(ls, ce[ls.spec.Name], p.Created))
+	out.Milestones = d.podRow(ps)
+	lanes := make([]*passLane, len(ps.laneOrder))
+	for i, ls := range ps.laneOrder {
+		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ls, p.Created)}
 	}
-	d.crossLane(ps, &out, ce)
-	for i := range out.Containers {
-		c := &out.Containers[i]
-		sortMilestones(c.Milestones)
-		c.Segments = segments(ps, lanes[i], c.Milestones)
+	d.crossLane(ps, lanes, out.Milestones)
+	var end time.Time
+	if ps.deleted != nil {
+		end = ps.deleted.at
 	}
-	placeMilestones(&out)
-	out.Gaps = namedGaps(&out)
-	out.Findings = findings(&out, ps)
+	out.Containers = make([]Container, len(lanes))
+	for i, l := range lanes {
+		ls := l.ls
+		c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: stateText(ls.status),
+			Runs: l.result(p.Created), Since: p.Created, End: end}
+		if ls.status != nil {
+			c.RestartCount = ls.status.RestartCount
+		}
+		out.Containers[i] = c
+	}
+	out.Gaps = namedGaps(out)
+	out.memo = &podMemo{facts: newPodFacts(ps)}
 	return out
+}
+
+// podRowCache is the pod row as derived last time, and how many conditions it has taken in.
+type podRowCache struct {
+	list      seqBuilder[Milestone]
+	conds     int
+	everReady bool
+}
+
+// podRow brings the pod row up to date: a new Ready condition is added to it; any other change
+// (deletion, phase, a first condition of another type, the Scheduled Event) derives it again.
+func (d *deriver) podRow(ps *podState) Seq[Milestone] {
+	rc := &ps.rows
+	if ps.rowDirty {
+		ps.rowDirty = false
+		ms, everReady := d.podMilestones(ps)
+		sortMilestones(ms)
+		for i := range ms {
+			ms[i].Offset = offsetFrom(ps.last.Created, &ms[i])
+		}
+		rc.list.reset(ms)
+		rc.conds, rc.everReady = len(ps.conditions), everReady
+		return rc.list.view()
+	}
+	for i := rc.conds; i < len(ps.conditions); i++ {
+		c := &ps.conditions[i]
+		if m, ok := d.readyMilestone(c, &rc.everReady); ok {
+			m.Offset = offsetFrom(ps.last.Created, &m)
+			j := rc.list.len()
+			for j > 0 && Before(&m, rc.list.at(j-1)) {
+				j--
+			}
+			rc.list.insert(j, m)
+		}
+	}
+	rc.conds = len(ps.conditions)
+	return rc.list.view()
+}
+
+// readyMilestone is the pod row's milestone for a Ready condition change: ready, or not-ready
+// once it has been ready. everReady carries what came before.
+func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone, bool) {
+	if c.Type != "Ready" {
+		return Milestone{}, false
+	}
+	switch {
+	case c.Status == "True":
+		*everReady = true
+		return d.conditionMilestone(MReady, c), true
+	case *everReady:
+		m := d.conditionMilestone(MNotReady, c)
+		m.Reason = c.Reason
+		return m, true
+	}
+	return Milestone{}, false
 }
 
 // podMilestones are the pod row's milestones: created, scheduled, initialized, ready and
 // not-ready, deletion requested, terminal phase and deletion from the API.
-func (d *deriver) podMilestones(ps *podState, ce containerEvents) []Milestone {
+func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	p := ps.last
-	var ms []Milestone
 	created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
 	ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
 		Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: timePtr(p.Created), Precision: "1s"}}})
 
-	if occs := ce["Scheduled"]; len(occs) > 0 {
+	if occs := ps.podOccs["Scheduled"]; len(occs) > 0 {
 		oc := occs[0]
 		ms = append(ms, Milestone{Kind: MScheduled, At: oc.at, Earliest: oc.when.lo, Latest: oc.when.hi,
-			Source: SourceEvent, Message: oc.ev.Message, Evidence: []Evidence{oc.evidence(oc.ev)}})
+			Source: SourceEvent, Message: oc.message, Evidence: []Evidence{oc.evidence(oc.ev.Reason)}})
 	} else if c := ps.firstCondition("PodScheduled", "True"); c != nil {
 		ms = append(ms, d.conditionMilestone(MScheduled, c))
 	}
 	if c := ps.firstCondition("Initialized", "True"); c != nil {
 		ms = append(ms, d.conditionMilestone(MInitialized, c))
 	}
-	everReady := false
 	for i := range ps.conditions {
-		c := &ps.conditions[i]
-		if c.Type != "Ready" {
-			continue
-		}
-		switch {
-		case c.Status == "True":
-			everReady = true
-			ms = append(ms, d.conditionMilestone(MReady, c))
-		case everReady:
-			m := d.conditionMilestone(MNotReady, c)
-			m.Reason = c.Reason
+		if m, ok := d.readyMilestone(&ps.conditions[i], &everReady); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -99,7 +151,7 @@ func (d *deriver) podMilestones(ps *podState, ce containerEvents) []Milestone {
 	if s := ps.deleted; s != nil {
 		ms = append(ms, observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
 	}
-	return ms
+	return ms, everReady
 }
 
 // conditionMilestone places a condition transition: its lastTransitionTime (whole seconds),
@@ -126,60 +178,4 @@ func observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time)
 	}
 	return Milestone{Kind: kind, At: s.at, Earliest: earlier(lo, s.at), Latest: s.at, Source: SourceObserved,
 		Evidence: []Evidence{ev}}
-}
-
-func (ps *podState) firstCondition(typ, status string) *conditionChange {
-	for i := range ps.conditions {
-		if c := &ps.conditions[i]; c.Type == typ && c.Status == status {
-			return c
-		}
-	}
-	return nil
-}
-
-// kindRank orders milestones that share a time in the order they happen.
-var kindRank = map[MilestoneKind]int{
-	MCreated: 0, MScheduled: 1, MWaiting: 2, MStart: 3, MRestart: 3, MStarted: 4, MInitialized: 5,
-	MReady: 6, MContainersReady: 6, MProbeFailed: 7, MNotReady: 8, MBackOff: 8, MDeleting: 9,
-	MSigterm: 10, MExit: 11, MPhase: 12, MCondition: 12, MDeleted: 13,
-}
-
-func sortMilestones(ms []Milestone) {
-	sort.SliceStable(ms, func(i, j int) bool { return Before(&ms[i], &ms[j]) })
-}
-
-// Before orders milestones by time; at the same time an inferred one goes after the facts it
-// was inferred from, and then kinds go in the order they happen. Each milestone's Gap is from
-// the one before it in this order, so views list them in it.
-func Before(a, b *Milestone) bool {
-	if !a.At.Equal(b.At) {
-		return a.At.Before(b.At)
-	}
-	if ai, bi := a.Source == SourceInferred, b.Source == SourceInferred; ai != bi {
-		return bi
-	}
-	return kindRank[a.Kind] < kindRank[b.Kind]
-}
-
-// placeMilestones sets every milestone's offset from the pod's creation and its gap from the
-// previous milestone of the pod, in time order across all lanes.
-func placeMilestones(p *Pod) {
-	sortMilestones(p.Milestones)
-	var all []*Milestone
-	for i := range p.Milestones {
-		all = append(all, &p.Milestones[i])
-	}
-	for ci := range p.Containers {
-		for i := range p.Containers[ci].Milestones {
-			all = append(all, &p.Containers[ci].Milestones[i])
-		}
-	}
-	sort.SliceStable(all, func(i, j int) bool { return Before(all[i], all[j]) })
-	for i, m := range all {
-		m.Offset = offsetFrom(p.Created, m)
-		if i > 0 {
-			g := spanBetween(all[i-1], m, false)
-			m.Gap = &g
-		}
-	}
 }

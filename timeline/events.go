@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"sort"
 	"strconv"
 	"time"
 )
@@ -11,9 +10,10 @@ import (
 type eventState struct {
 	last        *EventObservation
 	occurrences []occurrence
+	owner       eventOwner // where its occurrences are filed
 }
 
-// occurrence is one time an Event happened.
+// occurrence is one time an Event happened, with what the Event said then.
 type occurrence struct {
 	count    int32
 	at       time.Time
@@ -22,15 +22,19 @@ type occurrence struct {
 	api      time.Time // the API time it rests on
 	apiPrec  string
 	nameTime time.Time
+	typ      string
+	message  string
 }
 
-func (es *eventState) observe(r time.Time, e *EventObservation) {
+// observe adds the occurrence the update reports, if it is one; ok is false for an update that
+// adds none.
+func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, ok bool) {
 	es.last = e
 	count := max(e.Count, 1)
 	if n := len(es.occurrences); n > 0 && es.occurrences[n-1].count >= count {
-		return // an update that adds no occurrence
+		return occurrence{}, false
 	}
-	oc := occurrence{count: count, received: r}
+	oc = occurrence{count: count, received: r, typ: e.Type, message: e.Message}
 	first := len(es.occurrences) == 0 && count == 1
 	switch {
 	case first && !e.NameTime.IsZero():
@@ -57,11 +61,12 @@ func (es *eventState) observe(r time.Time, e *EventObservation) {
 		oc.at = oc.nameTime
 	}
 	es.occurrences = append(es.occurrences, oc)
+	return oc, true
 }
 
 // evidence describes an occurrence as evidence for a milestone.
-func (oc occurrence) evidence(e *EventObservation) Evidence {
-	ev := Evidence{What: "Event " + e.Reason, Received: timePtr(oc.received)}
+func (oc occurrence) evidence(reason string) Evidence {
+	ev := Evidence{What: "Event " + reason, Received: timePtr(oc.received)}
 	if !oc.api.IsZero() {
 		ev.API, ev.Precision = timePtr(oc.api), oc.apiPrec
 	}
@@ -72,37 +77,30 @@ func (oc occurrence) evidence(e *EventObservation) Evidence {
 	return ev
 }
 
-// containerEvents are the occurrences of one container's Events, by reason, in time order.
-type containerEvents map[string][]eventOcc
-
+// eventOcc is an occurrence and the Event it is of.
 type eventOcc struct {
 	occurrence
-	ev *EventObservation
+	ev *EventObservation // the Event as first seen: its reason, object and container
 }
 
-// byContainer sorts a pod's Event occurrences by the container their fieldPath names ("" for
-// the pod itself) and by reason.
-func byContainer(evs []*eventState) map[string]containerEvents {
-	m := map[string]containerEvents{}
-	for _, es := range evs {
-		e := es.last
-		ce := m[e.Container]
-		if ce == nil {
-			ce = containerEvents{}
-			m[e.Container] = ce
-		}
-		for _, oc := range es.occurrences {
-			ce[e.Reason] = append(ce[e.Reason], eventOcc{oc, e})
-		}
-	}
-	for _, ce := range m {
-		for _, list := range ce {
-			sortOccs(list)
-		}
-	}
-	return m
+// listEvent is the occurrence as the events list shows it.
+func (oc eventOcc) listEvent() Event {
+	e := oc.ev
+	return Event{At: oc.at, Object: e.InvolvedKind + "/" + e.InvolvedName, Container: e.Container,
+		Type: oc.typ, Reason: e.Reason, Message: oc.message, Count: oc.count}
 }
 
-func sortOccs(list []eventOcc) {
-	sort.SliceStable(list, func(i, j int) bool { return list[i].at.Before(list[j].at) })
+// eventOwner is where an Event's occurrences go: a pod, a job, or nowhere yet.
+type eventOwner struct {
+	pod *podState
+	job *jobState
+}
+
+// addEvent files e in l in time order: after every occurrence at or before it.
+func addEvent(l *seqBuilder[Event], e Event) {
+	i := l.len()
+	for i > 0 && l.at(i-1).At.After(e.At) {
+		i--
+	}
+	l.insert(i, e)
 }

@@ -2,21 +2,56 @@ package timeline
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
 
-// findings says in words what the timeline shows that a sidecar user should know: a Job that
+// Findings says in words what the timeline shows that a sidecar user should know: a Job that
 // cannot complete, a sidecar killed after ignoring SIGTERM, readiness held by a sidecar, a crash
-// loop, a slow startup probe, containers that stopped together when one serves the other.
-func findings(p *Pod, ps *podState) []Finding {
-	var out []Finding
-	for _, rule := range []func(*Pod, *podState) []Finding{
-		classicSidecarBlocks, killedAfterGrace, readinessHeldBySidecar, crashLoop, slowStartup, stoppedTogether,
-	} {
-		out = append(out, rule(p, ps)...)
+// loop, a slow startup probe, containers that stopped together when one serves the other. They
+// are worked out on the first call and kept.
+func (p *Pod) Findings() []Finding {
+	m := p.memoized()
+	m.findingsOnce.Do(func() {
+		if m.facts == nil {
+			return // decoded: the findings came with it
+		}
+		for _, rule := range []func(*Pod, *podFacts) []Finding{
+			classicSidecarBlocks, killedAfterGrace, readinessHeldBySidecar, crashLoop, slowStartup, stoppedTogether,
+		} {
+			m.findings = append(m.findings, rule(p, m.facts)...)
+		}
+		for i := range m.findings {
+			m.findings[i].Pod = p.Name
+		}
+	})
+	return m.findings
+}
+
+// podFacts are what the finding rules read beyond the Pod: taken when it is derived.
+type podFacts struct {
+	restartPolicy string
+	deleting      bool
+	readyNow      *Condition // the Ready condition now, if any
+	lanes         []laneNow
+}
+
+// laneNow is a container's status now.
+type laneNow struct {
+	name           string
+	kind           ContainerKind
+	running, ready bool
+}
+
+func newPodFacts(ps *podState) *podFacts {
+	f := &podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready")}
+	for _, l := range ps.laneOrder {
+		if cs := l.status; cs != nil {
+			f.lanes = append(f.lanes, laneNow{l.spec.Name, l.spec.Kind, cs.Running != nil, cs.Ready})
+		}
 	}
-	return out
+	return f
 }
 
 // offset formats a time as an offset from the pod's creation.
@@ -24,8 +59,8 @@ func (p *Pod) offset(t time.Time) string { return fmt.Sprintf("+%.1fs", t.Sub(p.
 
 // classicSidecarBlocks: with restartPolicy Never or OnFailure, a pod finishes only when all its
 // regular containers have; a helper left running in containers keeps it (and its Job) open.
-func classicSidecarBlocks(p *Pod, ps *podState) []Finding {
-	if ps.last.RestartPolicy == "Always" || p.Phase != "Running" || ps.deletion != nil {
+func classicSidecarBlocks(p *Pod, f *podFacts) []Finding {
+	if f.restartPolicy == "Always" || p.Phase != "Running" || f.deleting {
 		return nil
 	}
 	var done, running []*Container
@@ -35,11 +70,11 @@ func classicSidecarBlocks(p *Pod, ps *podState) []Finding {
 		if c.Kind != KindApp {
 			continue
 		}
-		run := lastRun(c.Milestones)
+		run := c.lastRun()
 		if run < 0 {
 			return nil
 		}
-		if exit := findMilestone(c.Milestones, MExit, run); exit != nil {
+		if exit := c.Find(MExit, run); exit != nil {
 			done, doneAt = append(done, c), later(doneAt, exit.At)
 		} else {
 			running = append(running, c)
@@ -49,11 +84,11 @@ func classicSidecarBlocks(p *Pod, ps *podState) []Finding {
 		return nil
 	}
 	who := "the pod"
-	if p.Owner != "" {
-		who = "the pod and " + p.Owner
+	if p.Owner != nil {
+		who = "the pod and " + p.Owner.String()
 	}
 	r := running[0].Name
-	return []Finding{{Severity: "warning", Container: r, Text: fmt.Sprintf(
+	return []Finding{{Severity: SeverityWarning, Container: r, Text: fmt.Sprintf(
 		"%s finished at %s but %s is a regular container and still running, so %s cannot complete "+
 			"(STATUS %s). If %s is a helper, make it a native sidecar: an initContainer with restartPolicy: Always.",
 		names(done), p.offset(doneAt), quote(r), who, p.Status, quote(r))}}
@@ -61,16 +96,16 @@ func classicSidecarBlocks(p *Pod, ps *podState) []Finding {
 
 // killedAfterGrace: exit code 137 after a SIGTERM means the container ignored SIGTERM and the
 // runtime killed it when the grace period ran out.
-func killedAfterGrace(p *Pod, _ *podState) []Finding {
+func killedAfterGrace(p *Pod, _ *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		for j := range c.Milestones {
-			exit := &c.Milestones[j]
-			if exit.Kind != MExit || exit.Signal != "SIGKILL" {
+		for _, r := range c.Runs {
+			exit := r.find(MExit)
+			if exit == nil || exit.Signal != "SIGKILL" {
 				continue
 			}
-			sig := findMilestone(c.Milestones, MSigterm, exit.Attempt)
+			sig := r.find(MSigterm)
 			if sig == nil {
 				continue
 			}
@@ -80,22 +115,23 @@ func killedAfterGrace(p *Pod, _ *podState) []Finding {
 			if c.Kind == KindSidecar {
 				text += " For a sidecar this 137 is teardown, not a failure, but it held the pod open."
 			}
-			out = append(out, Finding{Severity: "warning", Container: c.Name, Text: text})
+			out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: text})
 		}
 	}
 	return out
 }
 
 // readinessHeldBySidecar: a native sidecar's readiness counts toward the Pod's Ready condition.
-func readinessHeldBySidecar(p *Pod, ps *podState) []Finding {
+func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 	var out []Finding
 	var waitedFor []string // sidecars the Pod's Ready waited for, once each
 	times := map[string][]string{}
-	for _, m := range p.Milestones {
+	idx := newReadyIndex(p)
+	for _, m := range p.Milestones.All() {
 		if m.Kind != MReady {
 			continue
 		}
-		last := lastReadyBefore(p, m.Latest.Add(second))
+		last := idx.lastBefore(m.Latest.Add(second))
 		if last == nil || kindOf(p, last.Container) != KindSidecar {
 			continue
 		}
@@ -109,27 +145,26 @@ func readinessHeldBySidecar(p *Pod, ps *podState) []Finding {
 		if n := len(times[c]); n > 1 {
 			when = fmt.Sprintf("%d times, last at %s", n, times[c][n-1])
 		}
-		out = append(out, Finding{Severity: "info", Container: c, Text: fmt.Sprintf(
+		out = append(out, Finding{Severity: SeverityInfo, Container: c, Text: fmt.Sprintf(
 			"Pod Ready waited for sidecar %s to become ready (%s): a native sidecar's readiness counts toward the Pod's.",
 			quote(c), when)})
 	}
-	if c := ps.firstConditionNow("Ready"); c != nil && c.Status == "False" && p.Phase == "Running" {
+	if c := f.readyNow; c != nil && c.Status == "False" && p.Phase == "Running" {
 		var notReady []string
 		appsReady := true
-		for _, l := range ps.orderedLanes() {
-			cs := l.status
-			if cs == nil || cs.Running == nil {
+		for _, l := range f.lanes {
+			if !l.running {
 				continue
 			}
 			switch {
-			case l.spec.Kind == KindApp && !cs.Ready:
+			case l.kind == KindApp && !l.ready:
 				appsReady = false
-			case l.spec.Kind == KindSidecar && !cs.Ready:
-				notReady = append(notReady, l.spec.Name)
+			case l.kind == KindSidecar && !l.ready:
+				notReady = append(notReady, l.name)
 			}
 		}
 		if appsReady && len(notReady) > 0 {
-			out = append(out, Finding{Severity: "warning", Container: notReady[0], Text: fmt.Sprintf(
+			out = append(out, Finding{Severity: SeverityWarning, Container: notReady[0], Text: fmt.Sprintf(
 				"the Pod is not Ready only because sidecar %s is not ready; the app containers are ready.",
 				strings.Join(quoteAll(notReady), ", "))})
 		}
@@ -137,22 +172,57 @@ func readinessHeldBySidecar(p *Pod, ps *podState) []Finding {
 	return out
 }
 
-// lastReadyBefore is the container ready milestone closest before t.
-func lastReadyBefore(p *Pod, t time.Time) *Milestone {
-	var best *Milestone
-	for i := range p.Containers {
-		for j := range p.Containers[i].Milestones {
-			m := &p.Containers[i].Milestones[j]
-			if m.Kind == MReady && !m.Earliest.After(t) && (best == nil || m.At.After(best.At)) {
-				best = m
+// readyIndex finds, for a time t, the container ready milestone closest before it: per lane, the
+// ready milestones by earliest, each with the latest estimate among those up to it.
+type readyIndex [][]readyEntry
+
+type readyEntry struct {
+	earliest time.Time
+	best     *Milestone // the one with the latest estimate among the entries up to this one
+}
+
+func newReadyIndex(p *Pod) readyIndex {
+	idx := make(readyIndex, len(p.Containers))
+	for ci := range p.Containers {
+		var ms []*Milestone
+		for _, r := range p.Containers[ci].Runs {
+			for i := range r.Milestones {
+				if r.Milestones[i].Kind == MReady {
+					ms = append(ms, &r.Milestones[i])
+				}
 			}
+		}
+		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Earliest.Before(ms[j].Earliest) })
+		entries := make([]readyEntry, len(ms))
+		for i, m := range ms {
+			entries[i] = readyEntry{m.Earliest, m}
+			if i > 0 && !m.At.After(entries[i-1].best.At) {
+				entries[i].best = entries[i-1].best
+			}
+		}
+		idx[ci] = entries
+	}
+	return idx
+}
+
+// lastBefore is the ready milestone of any lane that may be at or before t with the latest
+// estimate; of equal ones, the first lane's.
+func (idx readyIndex) lastBefore(t time.Time) *Milestone {
+	var best *Milestone
+	for _, entries := range idx {
+		k := sort.Search(len(entries), func(i int) bool { return entries[i].earliest.After(t) })
+		if k == 0 {
+			continue
+		}
+		if m := entries[k-1].best; best == nil || m.At.After(best.At) {
+			best = m
 		}
 	}
 	return best
 }
 
 // crashLoop: a container restarted over and over, with the kubelet backing off between runs.
-func crashLoop(p *Pod, _ *podState) []Finding {
+func crashLoop(p *Pod, _ *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
@@ -160,10 +230,8 @@ func crashLoop(p *Pod, _ *podState) []Finding {
 			continue
 		}
 		var lastExit *Milestone
-		for j := range c.Milestones {
-			if m := &c.Milestones[j]; m.Kind == MExit {
-				lastExit = m
-			}
+		for j := len(c.Runs) - 1; j >= 0 && lastExit == nil; j-- {
+			lastExit = c.Runs[j].find(MExit)
 		}
 		text := fmt.Sprintf("%s %s restarted %d times; the kubelet backs off between runs (10 s, doubling, up to 5 min).",
 			c.Kind, quote(c.Name), c.RestartCount)
@@ -179,17 +247,17 @@ func crashLoop(p *Pod, _ *podState) []Finding {
 			}
 			text += " A native sidecar restarts on its own; app restart counts: " + strings.Join(apps, ", ") + "."
 		}
-		out = append(out, Finding{Severity: "warning", Container: c.Name, Text: text})
+		out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: text})
 	}
 	return out
 }
 
 // slowStartup: a sidecar whose startup probe took long held back every container after it.
-func slowStartup(p *Pod, _ *podState) []Finding {
+func slowStartup(p *Pod, _ *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		start, started := findMilestone(c.Milestones, MStart, 0), findMilestone(c.Milestones, MStarted, 0)
+		start, started := c.Find(MStart, 0), c.Find(MStarted, 0)
 		next := nextContainer(p, i)
 		if c.Kind != KindSidecar || start == nil || started == nil || next == nil {
 			continue
@@ -198,7 +266,7 @@ func slowStartup(p *Pod, _ *podState) []Finding {
 		if s.Value < 2*time.Second {
 			continue
 		}
-		out = append(out, Finding{Severity: "info", Container: c.Name, Text: fmt.Sprintf(
+		out = append(out, Finding{Severity: SeverityInfo, Container: c.Name, Text: fmt.Sprintf(
 			"sidecar %s took %.1fs ±%.1f to start (startup probe); %s could not start until then.",
 			quote(c.Name), s.Value.Seconds(), s.Plus().Seconds(), quote(next.Name))})
 	}
@@ -207,8 +275,8 @@ func slowStartup(p *Pod, _ *podState) []Finding {
 
 // stoppedTogether: regular containers are signalled at the same time, so a helper among them
 // (a proxy) can exit while another is still draining.
-func stoppedTogether(p *Pod, ps *podState) []Finding {
-	if ps.deletion == nil {
+func stoppedTogether(p *Pod, f *podFacts) []Finding {
+	if !f.deleting {
 		return nil
 	}
 	var first, last *Milestone
@@ -217,11 +285,11 @@ func stoppedTogether(p *Pod, ps *podState) []Finding {
 		if c.Kind != KindApp {
 			continue
 		}
-		run := lastRun(c.Milestones)
-		if findMilestone(c.Milestones, MSigterm, run) == nil {
+		run := c.lastRun()
+		if c.Find(MSigterm, run) == nil {
 			continue
 		}
-		exit := findMilestone(c.Milestones, MExit, run)
+		exit := c.Find(MExit, run)
 		if exit == nil {
 			continue
 		}
@@ -235,20 +303,11 @@ func stoppedTogether(p *Pod, ps *podState) []Finding {
 	if first == nil || first == last || !first.Latest.Before(last.Earliest) {
 		return nil
 	}
-	return []Finding{{Severity: "info", Container: first.Container, Text: fmt.Sprintf(
+	return []Finding{{Severity: SeverityInfo, Container: first.Container, Text: fmt.Sprintf(
 		"app containers are signalled together: %s exited %.1fs before %s. If %s serves %s (a proxy), "+
 			"make it a native sidecar so it stops after %s exits.", quote(first.Container),
 		last.At.Sub(first.At).Seconds(), quote(last.Container), quote(first.Container), quote(last.Container),
 		quote(last.Container))}}
-}
-
-func (ps *podState) firstConditionNow(typ string) *Condition {
-	for i := range ps.last.Conditions {
-		if ps.last.Conditions[i].Type == typ {
-			return &ps.last.Conditions[i]
-		}
-	}
-	return nil
 }
 
 func kindOf(p *Pod, name string) ContainerKind {

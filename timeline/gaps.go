@@ -1,9 +1,11 @@
 package timeline
 
+import "time"
+
 // namedGaps are the lifecycle gaps a sidecar user asks about, each between two milestones the
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
-// last exit.
+// last exit. They read the first and the last runs only.
 func namedGaps(p *Pod) []Gap {
 	var gaps []Gap
 	add := func(from, to *Milestone, fromName, toName string) {
@@ -16,38 +18,36 @@ func namedGaps(p *Pod) []Gap {
 			Span: spanBetween(from, to, true),
 		})
 	}
-	var apps []*Container
-	for i := range p.Containers {
-		if p.Containers[i].Kind == KindApp {
-			apps = append(apps, &p.Containers[i])
-		}
-	}
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Kind != KindSidecar {
 			continue
 		}
-		start := findMilestone(c.Milestones, MStart, 0)
-		started := findMilestone(c.Milestones, MStarted, 0)
+		start := c.Find(MStart, 0)
+		started := c.Find(MStarted, 0)
 		if i > 0 {
 			prev := &p.Containers[i-1]
 			switch prev.Kind {
 			case KindInit:
-				add(findMilestone(prev.Milestones, MExit, lastRun(prev.Milestones)), start, prev.Name+" exit", c.Name+" start")
+				add(prev.Find(MExit, prev.lastRun()), start, prev.Name+" exit", c.Name+" start")
 			case KindSidecar:
-				add(findMilestone(prev.Milestones, MStarted, 0), start, prev.Name+" started", c.Name+" start")
+				add(prev.Find(MStarted, 0), start, prev.Name+" started", c.Name+" start")
 			}
 		}
 		add(start, started, c.Name+" start", c.Name+" started")
 		if next := nextContainer(p, i); next != nil && next.Kind != KindSidecar {
-			add(started, findMilestone(next.Milestones, MStart, 0), c.Name+" started", next.Name+" start")
+			add(started, next.Find(MStart, 0), c.Name+" started", next.Name+" start")
 		}
 	}
 	var lastAppExit *Milestone
-	for _, a := range apps {
-		run := lastRun(a.Milestones)
-		exit := findMilestone(a.Milestones, MExit, run)
-		add(findMilestone(a.Milestones, MSigterm, run), exit, a.Name+" SIGTERM", a.Name+" exit")
+	for i := range p.Containers {
+		a := &p.Containers[i]
+		if a.Kind != KindApp {
+			continue
+		}
+		run := a.lastRun()
+		exit := a.Find(MExit, run)
+		add(a.Find(MSigterm, run), exit, a.Name+" SIGTERM", a.Name+" exit")
 		if exit != nil && (lastAppExit == nil || exit.At.After(lastAppExit.At)) {
 			lastAppExit = exit
 		}
@@ -62,9 +62,9 @@ func namedGaps(p *Pod) []Gap {
 		if c.Kind != KindSidecar {
 			continue
 		}
-		run := lastRun(c.Milestones)
-		sig := findMilestone(c.Milestones, MSigterm, run)
-		exit := findMilestone(c.Milestones, MExit, run)
+		run := c.lastRun()
+		sig := c.Find(MSigterm, run)
+		exit := c.Find(MExit, run)
 		if sig == nil {
 			continue
 		}
@@ -74,23 +74,63 @@ func namedGaps(p *Pod) []Gap {
 			prevExit, prevName = exit, c.Name+" exit"
 		}
 	}
-	if del := findMilestone(p.Milestones, MDeleting, 0); del != nil {
-		var last *Milestone
-		for i := range p.Containers {
-			for j := range p.Containers[i].Milestones {
-				m := &p.Containers[i].Milestones[j]
-				if m.Kind == MExit && !m.Latest.Before(del.Earliest) && (last == nil || m.At.After(last.At)) {
-					last = m
-				}
-			}
-		}
-		if last != nil {
+	if del := lastIn(p.Milestones, MDeleting); del != nil {
+		if last := lastExitAfter(p, del.Earliest); last != nil {
 			add(del, last, "pod deletion", "last exit ("+last.Container+")")
 		}
 	}
 	return gaps
 }
 
+// lastExitAfter is the latest exit (by estimate) of any lane that may be at or after t. Runs are
+// in time order, so only the runs after the last one that certainly ended before t are read.
+func lastExitAfter(p *Pod, t time.Time) *Milestone {
+	var last *Milestone
+	for ci := range p.Containers {
+		runs := p.Containers[ci].Runs
+		from := len(runs)
+		for from > 0 {
+			if exit := runs[from-1].find(MExit); exit != nil && exit.Latest.Before(t) {
+				break
+			}
+			from--
+		}
+		for _, r := range runs[from:] {
+			for i := range r.Milestones {
+				m := &r.Milestones[i]
+				if m.Kind == MExit && !m.Latest.Before(t) && (last == nil || m.At.After(last.At)) {
+					last = m
+				}
+			}
+		}
+	}
+	return last
+}
+
 func ref(m *Milestone) MilestoneRef {
 	return MilestoneRef{Container: m.Container, Kind: m.Kind, Attempt: m.Attempt}
+}
+
+// lastRun is the highest attempt with a start, restart or exit milestone, or -1.
+func (c *Container) lastRun() int32 {
+	for i := len(c.Runs) - 1; i >= 0; i-- {
+		for _, m := range c.Runs[i].Milestones {
+			if m.Kind == MStart || m.Kind == MRestart || m.Kind == MExit {
+				return c.Runs[i].Attempt
+			}
+		}
+	}
+	return -1
+}
+
+// nextContainer is the container the kubelet starts after p.Containers[i]: the next init
+// container, or after the last one the first app container.
+func nextContainer(p *Pod, i int) *Container {
+	for j := i + 1; j < len(p.Containers); j++ {
+		k := p.Containers[j].Kind
+		if k == KindInit || k == KindSidecar || k == KindApp {
+			return &p.Containers[j]
+		}
+	}
+	return nil
 }

@@ -1,20 +1,23 @@
 package timeline
 
-import (
-	"fmt"
-	"time"
-)
+import "time"
 
 // jobState is what the Builder keeps of one Job: its condition transitions.
 type jobState struct {
+	key        string
 	last       *JobObservation
 	firstSeen  time.Time
 	lastSeen   time.Time
 	conditions []conditionChange
 	deleted    *seen
+	events     seqBuilder[Event] // the Job's own Event occurrences
+
+	dirty bool
+	out   *Job
 }
 
 func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
+	js.dirty = true
 	if js.last == nil {
 		js.firstSeen = r
 	}
@@ -30,20 +33,11 @@ func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
 	}
 }
 
-func hasConditionChange(list []conditionChange, c Condition) bool {
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Type == c.Type {
-			return list[i].Status == c.Status && list[i].LastTransition.Equal(c.LastTransition)
-		}
-	}
-	return false
-}
-
 // job derives a Job's lane: creation, each condition that became True, and deletion.
-func (d *deriver) job(js *jobState, pods []Pod) Job {
+func (d *deriver) job(js *jobState) *Job {
 	j := js.last
-	out := Job{Namespace: j.Namespace, Name: j.Name, UID: j.UID, Created: j.Created, Status: jobStatus(j),
-		Active: j.Active, Succeeded: j.Succeeded, Failed: j.Failed, Deleted: js.deleted != nil}
+	out := &Job{Namespace: j.Namespace, Name: j.Name, UID: j.UID, Created: j.Created, Status: jobStatus(j),
+		Active: j.Active, Succeeded: j.Succeeded, Failed: j.Failed, Deleted: js.deleted != nil, Events: js.events.view()}
 	created := d.bound(wholeSecond(j.Created), time.Time{}, js.firstSeen)
 	out.Milestones = append(out.Milestones, Milestone{Kind: MCreated, At: j.Created, Earliest: created.lo,
 		Latest: created.hi, Source: SourceStatus,
@@ -69,15 +63,19 @@ func (d *deriver) job(js *jobState, pods []Pod) Job {
 			m.Gap = &g
 		}
 	}
-	owner := "Job/" + j.Name
-	for _, p := range pods {
-		if p.Owner != owner || p.Namespace != j.Namespace {
+	return out
+}
+
+// JobFindings are the warnings of the job's pods, for the job's lane.
+func (s Snapshot) JobFindings(j *Job) []Finding {
+	var out []Finding
+	for _, p := range s.Pods {
+		if p.Owner == nil || p.Owner.Kind != "Job" || p.Owner.Name != j.Name || p.Namespace != j.Namespace {
 			continue
 		}
-		for _, f := range p.Findings {
-			if f.Severity == "warning" {
-				out.Findings = append(out.Findings, Finding{Severity: f.Severity, Container: f.Container,
-					Text: fmt.Sprintf("pod %s: %s", p.Name, f.Text)})
+		for _, f := range p.Findings() {
+			if f.Severity == SeverityWarning {
+				out = append(out, f)
 			}
 		}
 	}

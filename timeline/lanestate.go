@@ -5,14 +5,25 @@ import (
 	"time"
 )
 
-// laneState is what the Builder keeps of one container: its spec and every run (instance) seen.
+// laneState is what the Builder keeps of one container: its spec, every run (instance) seen, the
+// waits, and its Events' occurrences by reason. It also caches what was derived from them, so
+// that a new observation re-derives only the runs it touched.
 type laneState struct {
 	spec      ContainerObservation // the latest, Status cleared
 	instances []*instance          // by attempt
-	waits     []waitChange
-	last      string // the last state seen, e.g. "waiting/CrashLoopBackOff", "running/<id>"
+	byID      map[string]*instance
+	waits     []waitChange // in the order seen; attempts never decrease
+	last      string       // the last state seen, e.g. "waiting/CrashLoopBackOff", "running/<id>"
 	status    *ContainerStatus
+	occs      map[string][]eventOcc // by reason, in time order
+	shown     bool                  // the pod has shown this container (Events can come first)
+
+	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
+	dirtyFrom int32
+	cache     laneCache
 }
+
+const noDirty = int32(1<<31 - 1)
 
 // instance is one run of a container: one container ID, one attempt.
 type instance struct {
@@ -39,10 +50,20 @@ type waitChange struct {
 	seen
 }
 
+func newLaneState() *laneState {
+	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0}
+}
+
+// touch marks the runs from attempt a on for derivation again.
+func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0)) }
+
 func (ls *laneState) observe(c *ContainerObservation, s seen) {
 	spec := *c
 	spec.Status = nil
-	ls.spec = spec
+	if spec != ls.spec {
+		ls.spec = spec
+		ls.touch(0)
+	}
 	cs := c.Status
 	if cs == nil {
 		return
@@ -55,8 +76,9 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 		}
 		if attempt >= 0 {
 			in := ls.instance(lt.ContainerID, attempt)
-			in.sawRun(lt.StartedAt, s)
-			in.sawTerminated(lt, s)
+			if ran, ended := in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s); ran || ended {
+				ls.touch(in.attempt)
+			}
 		}
 	}
 	switch {
@@ -66,8 +88,9 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			id = cs.ContainerID
 		}
 		in := ls.instance(id, cs.RestartCount)
-		in.sawRun(cs.Running.StartedAt, s)
-		in.sawFlags(cs, s)
+		if ran, flags := in.sawRun(cs.Running.StartedAt, s), in.sawFlags(cs, s); ran || flags {
+			ls.touch(in.attempt)
+		}
 		ls.last = "running/" + id
 	case cs.Terminated != nil:
 		id := cs.Terminated.ContainerID
@@ -75,8 +98,9 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			id = cs.ContainerID
 		}
 		in := ls.instance(id, cs.RestartCount)
-		in.sawRun(cs.Terminated.StartedAt, s)
-		in.sawTerminated(cs.Terminated, s)
+		if ran, ended := in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s); ran || ended {
+			ls.touch(in.attempt)
+		}
 		ls.last = "terminated/" + id
 	case cs.Waiting != nil:
 		state := "waiting/" + cs.Waiting.Reason
@@ -87,50 +111,92 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			}
 			ls.waits = append(ls.waits, waitChange{cs.Waiting.Reason, cs.Waiting.Message, next, s})
 			ls.last = state
+			ls.touch(next)
 		}
 	}
 }
 
 // instance finds the run with this container ID (or, without one, this attempt), adding it.
 func (ls *laneState) instance(id string, attempt int32) *instance {
-	for _, in := range ls.instances {
-		if (id != "" && in.id == id) || (in.attempt == attempt && (id == "" || in.id == "")) {
-			if in.id == "" {
+	if id != "" {
+		if in := ls.byID[id]; in != nil {
+			return in
+		}
+	}
+	i := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= attempt })
+	for j := i; j < len(ls.instances) && ls.instances[j].attempt == attempt; j++ {
+		if in := ls.instances[j]; id == "" || in.id == "" {
+			if in.id == "" && id != "" {
 				in.id = id
+				ls.byID[id] = in
 			}
 			return in
 		}
 	}
 	in := &instance{attempt: attempt, id: id}
-	ls.instances = append(ls.instances, in)
-	sort.SliceStable(ls.instances, func(i, j int) bool { return ls.instances[i].attempt < ls.instances[j].attempt })
+	if id != "" {
+		ls.byID[id] = in
+	}
+	// After any run of the same attempt: the order a stable sort by attempt would give.
+	for i < len(ls.instances) && ls.instances[i].attempt == attempt {
+		i++
+	}
+	ls.instances = append(ls.instances, nil)
+	copy(ls.instances[i+1:], ls.instances[i:])
+	ls.instances[i] = in
+	ls.touch(attempt)
 	return in
 }
 
-func (in *instance) sawRun(startedAt time.Time, s seen) {
-	if in.startedAt.IsZero() {
-		in.startedAt = startedAt
+// sawRun notes the run's start; it reports whether that was news.
+func (in *instance) sawRun(startedAt time.Time, s seen) bool {
+	changed := false
+	if in.startedAt.IsZero() && !startedAt.IsZero() {
+		in.startedAt, changed = startedAt, true
 	}
 	if in.run == nil {
-		in.run = &s
+		in.run, changed = &s, true
 	}
+	return changed
 }
 
-func (in *instance) sawTerminated(t *Terminated, s seen) {
-	if in.term == nil {
-		tc := *t
-		in.term, in.termSeen = &tc, &s
+// sawTerminated notes the run's end; it reports whether that was news.
+func (in *instance) sawTerminated(t *Terminated, s seen) bool {
+	if in.term != nil {
+		return false
 	}
+	tc := *t
+	in.term, in.termSeen = &tc, &s
+	return true
 }
 
-func (in *instance) sawFlags(cs *ContainerStatus, s seen) {
+// sawFlags notes changes of started and ready; it reports whether there were any.
+func (in *instance) sawFlags(cs *ContainerStatus, s seen) bool {
+	changed := false
 	started := cs.Started != nil && *cs.Started
 	if started != in.lastStartd {
 		in.started = append(in.started, flagChange{started, s})
-		in.lastStartd = started
+		in.lastStartd, changed = started, true
 	}
 	if cs.Ready != in.lastReady {
 		in.ready = append(in.ready, flagChange{cs.Ready, s})
-		in.lastReady = cs.Ready
+		in.lastReady, changed = cs.Ready, true
 	}
+	return changed
+}
+
+// addOcc files an Event occurrence under its reason, in time order, and marks the runs from the
+// one it belongs to for derivation again.
+func (ls *laneState) addOcc(oc eventOcc) {
+	ls.occs[oc.ev.Reason] = insertOcc(ls.occs[oc.ev.Reason], oc)
+	ls.touch(ls.cache.attemptAt(oc.at))
+}
+
+// insertOcc puts oc in a time-ordered list, after every occurrence at or before it.
+func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
+	i := sort.Search(len(list), func(i int) bool { return list[i].at.After(oc.at) })
+	list = append(list, eventOcc{})
+	copy(list[i+1:], list[i:])
+	list[i] = oc
+	return list
 }

@@ -38,7 +38,7 @@ const (
 type PodObservation struct {
 	UID, Namespace, Name, ResourceVersion string
 	Node                                  string
-	OwnerKind, OwnerName                  string // the controller, if any (e.g. Job)
+	OwnerKind, OwnerName, OwnerUID        string // the controller, if any (e.g. Job)
 	Created                               time.Time
 	Deletion                              *time.Time // metadata.deletionTimestamp
 	DeletionGrace                         *int64     // metadata.deletionGracePeriodSeconds

@@ -3,8 +3,10 @@ package timeline
 import "time"
 
 // podState is what the Builder keeps of one pod: the facts each observation added, each with the
-// receive time it was first seen at and the receive time of the observation before.
+// receive time it was first seen at and the receive time of the observation before, and what was
+// derived from them last time, so that only what changed is derived again.
 type podState struct {
+	key           string
 	first, last   *PodObservation
 	firstSeen     time.Time
 	lastSeen      time.Time
@@ -12,11 +14,18 @@ type podState struct {
 	deletion      *seen // the first observation with a deletionTimestamp
 	deletionAt    time.Time
 	deletionGrace int64
-	statuses      []StatusChange
+	statuses      cowList[StatusChange]
 	conditions    []conditionChange
 	phases        []phaseChange
 	lanes         map[string]*laneState
-	laneOrder     []string
+	laneOrder     []*laneState
+	podOccs       map[string][]eventOcc // the pod's own Events (no container), by reason, in time order
+	events        seqBuilder[Event]     // every occurrence, for the events list
+
+	dirty    bool // something changed since out was derived
+	rowDirty bool // a pod-row fact other than a new condition changed
+	rows     podRowCache
+	out      *Pod
 }
 
 // seen is when a fact was first seen: in the observation received at at, and not in the one
@@ -33,34 +42,48 @@ type phaseChange struct {
 	seen
 }
 
-func newPodState() *podState { return &podState{lanes: map[string]*laneState{}} }
+func newPodState(key string) *podState {
+	return &podState{key: key, lanes: map[string]*laneState{}, podOccs: map[string][]eventOcc{}, dirty: true, rowDirty: true}
+}
 
 func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
+	ps.dirty = true
 	if ps.first == nil {
 		ps.first, ps.firstSeen = p, r
 	}
 	prev := ps.lastSeen
 	s := seen{r, prev}
+	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
+		ps.rowDirty = true
+	}
 	ps.last, ps.lastSeen = p, r
 
 	if t == Deleted && ps.deleted == nil {
-		ps.deleted = &s
+		ps.deleted, ps.rowDirty = &s, true
 	}
 	if p.Deletion != nil && ps.deletion == nil {
-		ps.deletion = &s
+		ps.deletion, ps.rowDirty = &s, true
 		ps.deletionAt = *p.Deletion
 		if p.DeletionGrace != nil {
 			ps.deletionGrace = *p.DeletionGrace
 		}
+		for _, ls := range ps.laneOrder {
+			ls.touch(0) // how a run stops depends on how the pod does
+		}
 	}
-	if n := len(ps.statuses); n == 0 || ps.statuses[n-1].Status != p.Status {
-		ps.statuses = append(ps.statuses, StatusChange{At: r, Status: p.Status, Phase: p.Phase})
+	if n := ps.statuses.len(); n == 0 || ps.statuses.at(n-1).Status != p.Status {
+		ps.statuses.insert(n, StatusChange{At: r, Status: p.Status, Phase: p.Phase})
 	}
 	if n := len(ps.phases); n == 0 || ps.phases[n-1].phase != p.Phase {
 		ps.phases = append(ps.phases, phaseChange{p.Phase, s})
+		ps.rowDirty = true
 	}
 	for _, c := range p.Conditions {
-		if !ps.hasCondition(c) {
+		if !hasConditionChange(ps.conditions, c) {
+			// The pod row shows every Ready change, and the first PodScheduled and Initialized.
+			if (c.Type == "PodScheduled" || c.Type == "Initialized") && c.Status == "True" && ps.firstCondition(c.Type, "True") == nil {
+				ps.rowDirty = true
+			}
 			ps.conditions = append(ps.conditions, conditionChange{c, s})
 		}
 	}
@@ -68,30 +91,61 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 		c := &p.Containers[i]
 		ls, ok := ps.lanes[c.Name]
 		if !ok {
-			ls = &laneState{}
+			ls = newLaneState()
 			ps.lanes[c.Name] = ls
-			ps.laneOrder = append(ps.laneOrder, c.Name)
+		}
+		if !ls.shown {
+			ls.shown = true
+			ps.laneOrder = append(ps.laneOrder, ls)
 		}
 		ls.observe(c, s)
 	}
 }
 
-// hasCondition reports whether this transition (type, status and transition time) is known.
-func (ps *podState) hasCondition(c Condition) bool {
-	for i := len(ps.conditions) - 1; i >= 0; i-- {
-		k := ps.conditions[i]
-		if k.Type == c.Type {
-			return k.Status == c.Status && k.LastTransition.Equal(c.LastTransition)
+// hasConditionChange reports whether this transition (type, status and transition time) is the
+// latest known of its type.
+func hasConditionChange(list []conditionChange, c Condition) bool {
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Type == c.Type {
+			return list[i].Status == c.Status && list[i].LastTransition.Equal(c.LastTransition)
 		}
 	}
 	return false
 }
 
-// orderedLanes lists the lanes in the pod's container order (init and sidecars, app, ephemeral).
-func (ps *podState) orderedLanes() []*laneState {
-	out := make([]*laneState, 0, len(ps.laneOrder))
-	for _, name := range ps.laneOrder {
-		out = append(out, ps.lanes[name])
+// addOcc files an occurrence of one of the pod's Events: under its container's lane, or the pod
+// row's own Events, and in the events list.
+func (ps *podState) addOcc(oc eventOcc) {
+	ps.dirty = true
+	addEvent(&ps.events, oc.listEvent())
+	if c := oc.ev.Container; c != "" {
+		ls, ok := ps.lanes[c]
+		if !ok {
+			// An Event about a container the pod has not shown yet: kept for when it does.
+			ls = newLaneState()
+			ps.lanes[c] = ls
+		}
+		ls.addOcc(oc)
+		return
 	}
-	return out
+	ps.podOccs[oc.ev.Reason] = insertOcc(ps.podOccs[oc.ev.Reason], oc)
+	ps.rowDirty = true
+}
+
+func (ps *podState) firstCondition(typ, status string) *conditionChange {
+	for i := range ps.conditions {
+		if c := &ps.conditions[i]; c.Type == typ && c.Status == status {
+			return c
+		}
+	}
+	return nil
+}
+
+func (ps *podState) firstConditionNow(typ string) *Condition {
+	for i := range ps.last.Conditions {
+		if ps.last.Conditions[i].Type == typ {
+			return &ps.last.Conditions[i]
+		}
+	}
+	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -68,11 +69,14 @@ func dump(s timeline.Snapshot) string {
 		}
 		return t.UTC().Format("15:04:05.000000000")
 	}
-	ms := func(indent string, list []timeline.Milestone) {
+	var gaps map[*timeline.Milestone]*timeline.Span
+	ms := func(indent string, list []*timeline.Milestone) {
 		for _, m := range list {
 			fmt.Fprintf(&b, "%s%-10s %-13s #%d %s [%s, %s] %-8s off=%s", indent, m.Container, m.Kind, m.Attempt,
 				ts(m.At), ts(m.Earliest), ts(m.Latest), m.Source, span(m.Offset))
-			if m.Gap != nil {
+			if g := gaps[m]; g != nil {
+				fmt.Fprintf(&b, " gap=%s", span(*g))
+			} else if m.Gap != nil {
 				fmt.Fprintf(&b, " gap=%s", span(*m.Gap))
 			}
 			if m.Reason != "" {
@@ -88,34 +92,64 @@ func dump(s timeline.Snapshot) string {
 		}
 	}
 	for _, p := range s.Pods {
-		fmt.Fprintf(&b, "pod %s/%s uid=%s owner=%s phase=%s status=%s deleted=%v\n", p.Namespace, p.Name, p.UID, p.Owner, p.Phase, p.Status, p.Deleted)
+		gaps = map[*timeline.Milestone]*timeline.Span{}
+		for _, r := range p.Rows() {
+			gaps[r.Milestone] = r.Gap
+		}
+		owner := ""
+		if p.Owner != nil {
+			owner = p.Owner.String()
+		}
+		fmt.Fprintf(&b, "pod %s/%s uid=%s owner=%s phase=%s status=%s deleted=%v\n", p.Namespace, p.Name, p.UID, owner, p.Phase, p.Status, p.Deleted)
 		for _, st := range p.Statuses {
 			fmt.Fprintf(&b, "  status %s %s\n", ts(st.At), st.Status)
 		}
-		ms("  ", p.Milestones)
-		for _, c := range p.Containers {
+		ms("  ", seqPtrs(p.Milestones))
+		for i := range p.Containers {
+			c := &p.Containers[i]
 			fmt.Fprintf(&b, "  container %s kind=%s restarts=%d state=%q\n", c.Name, c.Kind, c.RestartCount, c.State)
-			ms("    ", c.Milestones)
-			for _, sg := range c.Segments {
+			var list []*timeline.Milestone
+			for _, r := range c.Runs {
+				list = append(list, ptrs(r.Milestones)...)
+			}
+			sort.SliceStable(list, func(i, j int) bool { return timeline.Before(list[i], list[j]) })
+			ms("    ", list)
+			for _, sg := range c.Segments() {
 				fmt.Fprintf(&b, "    segment %-11s %-20s %s → %s\n", sg.State, sg.Reason, ts(sg.From), ts(sg.To))
 			}
 		}
 		for _, g := range p.Gaps {
 			fmt.Fprintf(&b, "  gap %-40s %s\n", g.Name, span(g.Span))
 		}
-		for _, f := range p.Findings {
+		for _, f := range p.Findings() {
 			fmt.Fprintf(&b, "  finding %s %s: %s\n", f.Severity, f.Container, f.Text)
 		}
 	}
 	for _, j := range s.Jobs {
 		fmt.Fprintf(&b, "job %s/%s status=%s active=%d succeeded=%d failed=%d\n", j.Namespace, j.Name, j.Status, j.Active, j.Succeeded, j.Failed)
-		ms("  ", j.Milestones)
-		for _, f := range j.Findings {
-			fmt.Fprintf(&b, "  finding %s: %s\n", f.Severity, f.Text)
+		ms("  ", ptrs(j.Milestones))
+		for _, f := range s.JobFindings(j) {
+			fmt.Fprintf(&b, "  finding %s: pod %s: %s\n", f.Severity, f.Pod, f.Text)
 		}
 	}
-	fmt.Fprintf(&b, "events %d notes %q\n", len(s.Events), s.Notes)
+	fmt.Fprintf(&b, "events %d notes %q\n", len(s.Events()), s.Notes)
 	return b.String()
+}
+
+func seqPtrs(s timeline.Seq[timeline.Milestone]) []*timeline.Milestone {
+	var out []*timeline.Milestone
+	for _, m := range s.All() {
+		out = append(out, m)
+	}
+	return out
+}
+
+func ptrs(ms []timeline.Milestone) []*timeline.Milestone {
+	out := make([]*timeline.Milestone, len(ms))
+	for i := range ms {
+		out[i] = &ms[i]
+	}
+	return out
 }
 
 func span(s timeline.Span) string {

@@ -22,29 +22,25 @@ func at(s string) time.Time {
 	return t
 }
 
-func container(t *testing.T, p timeline.Pod, name string) timeline.Container {
+func container(t *testing.T, p *timeline.Pod, name string) *timeline.Container {
 	t.Helper()
-	for _, c := range p.Containers {
-		if c.Name == name {
-			return c
-		}
+	c := p.Container(name)
+	if c == nil {
+		t.Fatalf("no container %q", name)
 	}
-	t.Fatalf("no container %q", name)
-	return timeline.Container{}
+	return c
 }
 
-func milestone(t *testing.T, c timeline.Container, kind timeline.MilestoneKind, attempt int32) timeline.Milestone {
+func milestone(t *testing.T, c *timeline.Container, kind timeline.MilestoneKind, attempt int32) timeline.Milestone {
 	t.Helper()
-	for _, m := range c.Milestones {
-		if m.Kind == kind && m.Attempt == attempt {
-			return m
-		}
+	m := c.Find(kind, attempt)
+	if m == nil {
+		t.Fatalf("%s has no %s #%d", c.Name, kind, attempt)
 	}
-	t.Fatalf("%s has no %s #%d", c.Name, kind, attempt)
-	return timeline.Milestone{}
+	return *m
 }
 
-func statuses(p timeline.Pod) []string {
+func statuses(p *timeline.Pod) []string {
 	var out []string
 	for _, s := range p.Statuses {
 		out = append(out, s.Status)
@@ -130,7 +126,7 @@ func TestJobNativeSidecar(t *testing.T) {
 		t.Fatalf("jobs = %+v, want one Complete", s.Jobs)
 	}
 	p := s.Pods[0]
-	if p.Owner != "Job/sc-b1" || p.Phase != "Succeeded" {
+	if p.Owner == nil || p.Owner.String() != "Job/sc-b1" || p.Phase != "Succeeded" {
 		t.Errorf("pod owner %q phase %q", p.Owner, p.Phase)
 	}
 	side := container(t, p, "sidecar")
@@ -144,8 +140,8 @@ func TestJobNativeSidecar(t *testing.T) {
 	if d := exit.At.Sub(term.At); d < 29*time.Second || d > 31*time.Second {
 		t.Errorf("sidecar SIGTERM → SIGKILL = %v, want the 30 s grace period", d)
 	}
-	if !hasFinding(p.Findings, "did not exit on SIGTERM") {
-		t.Errorf("no finding about the ignored SIGTERM: %+v", p.Findings)
+	if !hasFinding(p.Findings(), "did not exit on SIGTERM") {
+		t.Errorf("no finding about the ignored SIGTERM: %+v", p.Findings())
 	}
 	var complete *timeline.Milestone
 	for i, m := range s.Jobs[0].Milestones {
@@ -167,8 +163,8 @@ func TestJobClassicSidecar(t *testing.T) {
 	if p.Status != "NotReady" || p.Phase != "Running" {
 		t.Errorf("pod status %q phase %q, want NotReady Running", p.Status, p.Phase)
 	}
-	if !hasFinding(s.Jobs[0].Findings, "still running") || !hasFinding(p.Findings, "native sidecar") {
-		t.Errorf("the tool does not say why the Job does not complete: %+v / %+v", s.Jobs[0].Findings, p.Findings)
+	if !hasFinding(s.JobFindings(s.Jobs[0]), "still running") || !hasFinding(p.Findings(), "native sidecar") {
+		t.Errorf("the tool does not say why the Job does not complete: %+v / %+v", s.JobFindings(s.Jobs[0]), p.Findings())
 	}
 }
 
@@ -192,7 +188,7 @@ func TestCrashingSidecar(t *testing.T) {
 		t.Errorf("restart offsets (-want +got):\n%s", diff)
 	}
 	backoffs := 0
-	for _, m := range side.Milestones {
+	for _, m := range side.Milestones() {
 		if m.Kind == timeline.MBackOff {
 			backoffs++
 		}
@@ -200,8 +196,8 @@ func TestCrashingSidecar(t *testing.T) {
 	if backoffs != 4 {
 		t.Errorf("%d back-off milestones, want 4 (BackOff count 1→4)", backoffs)
 	}
-	if !hasFinding(p.Findings, "restarted 4 times") {
-		t.Errorf("no crash-loop finding: %+v", p.Findings)
+	if !hasFinding(p.Findings(), "restarted 4 times") {
+		t.Errorf("no crash-loop finding: %+v", p.Findings())
 	}
 }
 
@@ -228,12 +224,15 @@ func TestInvariants(t *testing.T) {
 					t.Errorf("%s: %s %s gap %+v", name, m.Container, m.Kind, *m.Gap)
 				}
 			}
-			for _, m := range p.Milestones {
-				check(m)
+			for _, r := range p.Rows() {
+				check(*r.Milestone)
+				if g := r.Gap; g != nil && (g.Value < g.Min || g.Value > g.Max) {
+					t.Errorf("%s: %s %s gap %+v", name, r.Milestone.Container, r.Milestone.Kind, *g)
+				}
 			}
 			for _, c := range p.Containers {
 				runs := map[int32]map[timeline.MilestoneKind]timeline.Milestone{}
-				for _, m := range c.Milestones {
+				for _, m := range c.Milestones() {
 					check(m)
 					if runs[m.Attempt] == nil {
 						runs[m.Attempt] = map[timeline.MilestoneKind]timeline.Milestone{}

@@ -6,74 +6,81 @@ import (
 	"time"
 )
 
-// segments cuts a lane into stretches of one state each, from the pod's creation on. The last
-// segment stays open (To zero) unless the pod is gone from the API.
-func segments(ps *podState, ls *laneState, ms []Milestone) []Segment {
-	type change struct {
-		at     time.Time
-		state  LaneState
-		reason string
-		rank   int
+// newRun makes attempt a's Run from its milestones: sorted, each with its offset from the pod's
+// creation, and the lane's state changes they (and the waits before the run) make.
+func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run {
+	sortMilestones(ms)
+	for i := range ms {
+		ms[i].Offset = offsetFrom(created, &ms[i])
 	}
-	changes := []change{{at: ps.last.Created, state: StatePending}}
-	for _, w := range ls.waits {
-		changes = append(changes, change{w.at, StateWaiting, w.reason, 1})
+	return &Run{Attempt: a, Milestones: ms, Changes: changes(a, ms, waits)}
+}
+
+// changes are where the run's milestones (and its waits) move the lane into another state, in
+// time order; at one instant, in the order the states follow each other.
+func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
+	var out []StateChange
+	for _, w := range waits {
+		if w.attempt == a {
+			out = append(out, StateChange{w.at, StateWaiting, w.reason})
+		}
 	}
-	started := map[int32]bool{}
+	started := false
 	for _, m := range ms {
 		switch m.Kind {
 		case MStart, MRestart:
-			changes = append(changes, change{m.At, StateRunning, "", 2})
+			out = append(out, StateChange{m.At, StateRunning, ""})
 		case MStarted:
-			started[m.Attempt] = true
-			changes = append(changes, change{m.At, StateStarted, "", 3})
+			started = true
+			out = append(out, StateChange{m.At, StateStarted, ""})
 		case MReady:
-			changes = append(changes, change{m.At, StateReady, "", 4})
+			out = append(out, StateChange{m.At, StateReady, ""})
 		case MNotReady:
 			st := StateRunning
-			if started[m.Attempt] {
+			if started {
 				st = StateStarted
 			}
-			changes = append(changes, change{m.At, st, "not ready", 5})
+			out = append(out, StateChange{m.At, st, "not ready"})
 		case MSigterm:
-			changes = append(changes, change{m.At, StateTerminating, "", 6})
+			out = append(out, StateChange{m.At, StateTerminating, ""})
 		case MExit:
 			reason := "exit " + strconv.Itoa(int(deref(m.ExitCode)))
 			if m.Signal != "" {
 				reason += " " + m.Signal
 			}
-			changes = append(changes, change{m.At, StateTerminated, reason, 7})
+			out = append(out, StateChange{m.At, StateTerminated, reason})
 		}
 	}
-	sort.SliceStable(changes, func(i, j int) bool {
-		if !changes[i].at.Equal(changes[j].at) {
-			return changes[i].at.Before(changes[j].at)
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].At.Equal(out[j].At) {
+			return out[i].At.Before(out[j].At)
 		}
-		return changes[i].rank < changes[j].rank
+		return changeRank(out[i]) < changeRank(out[j])
 	})
-	var out []Segment
-	for _, c := range changes {
-		if n := len(out); n > 0 {
-			last := &out[n-1]
-			if last.State == c.state && last.Reason == c.reason {
-				continue
-			}
-			if !c.at.After(last.From) {
-				// Same instant: the later change wins.
-				last.State, last.Reason = c.state, c.reason
-				continue
-			}
-			last.To = c.at
-		}
-		out = append(out, Segment{State: c.state, Reason: c.reason, From: c.at})
-	}
-	if ps.deleted != nil && len(out) > 0 {
-		end := ps.deleted.at
-		if end.After(out[len(out)-1].From) {
-			out[len(out)-1].To = end
-		}
-	}
 	return out
+}
+
+// changeRank orders state changes at one instant as they follow each other.
+func changeRank(c StateChange) int {
+	switch c.State {
+	case StatePending:
+		return 0
+	case StateWaiting:
+		return 1
+	case StateRunning, StateStarted:
+		if c.Reason == "not ready" {
+			return 5
+		}
+		if c.State == StateStarted {
+			return 3
+		}
+		return 2
+	case StateReady:
+		return 4
+	case StateTerminating:
+		return 6
+	}
+	return 7
 }
 
 func deref(p *int32) int32 {

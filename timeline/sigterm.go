@@ -4,11 +4,11 @@ import "time"
 
 // crossLane adds what one lane's milestones owe to others: the bound a next container's first
 // Event puts on a sidecar's started, and the SIGTERM of sidecars, which nobody reports.
-func (d *deriver) crossLane(ps *podState, p *Pod, ce map[string]containerEvents) {
-	d.boundStartedByNext(p, ce)
-	for i := len(p.Containers) - 1; i >= 0; i-- {
-		if p.Containers[i].Kind == KindSidecar {
-			d.inferSidecarSigterm(ps, p, i, ce[p.Containers[i].Name])
+func (d *deriver) crossLane(ps *podState, lanes []*passLane, podMs Seq[Milestone]) {
+	d.boundStartedByNext(lanes)
+	for i := len(lanes) - 1; i >= 0; i-- {
+		if lanes[i].kind() == KindSidecar {
+			d.inferSidecarSigterm(ps, lanes, i, podMs)
 		}
 	}
 }
@@ -16,28 +16,17 @@ func (d *deriver) crossLane(ps *podState, p *Pod, ce map[string]containerEvents)
 // boundStartedByNext: the kubelet starts the container after a sidecar only once the sidecar has
 // started, so the next container's first Event (Pulled, Created, Started) bounds started above.
 // The kubelet may report started=true in the status after that Event arrives.
-func (d *deriver) boundStartedByNext(p *Pod, ce map[string]containerEvents) {
-	for i := range p.Containers {
-		c := &p.Containers[i]
-		if c.Kind != KindSidecar {
+func (d *deriver) boundStartedByNext(lanes []*passLane) {
+	for i, l := range lanes {
+		if l.kind() != KindSidecar {
 			continue
 		}
-		next := nextContainer(p, i)
-		if next == nil {
+		next := nextLane(lanes, i)
+		if next == nil || l.find(MStarted, 0) == nil {
 			continue
 		}
-		m := findMilestone(c.Milestones, MStarted, 0)
-		if m == nil {
-			continue
-		}
-		var first *eventOcc
-		for _, reason := range []string{"Pulling", "Pulled", "Created", "Started"} {
-			for j, oc := range ce[next.Name][reason] {
-				if oc.count == 1 && (first == nil || oc.when.hi.Before(first.when.hi)) {
-					first = &ce[next.Name][reason][j]
-				}
-			}
-		}
+		m := l.find(MStarted, 0)
+		first := firstEventOf(next.ls)
 		if first == nil || !first.when.hi.Before(m.Latest) {
 			continue
 		}
@@ -45,45 +34,69 @@ func (d *deriver) boundStartedByNext(p *Pod, ce map[string]containerEvents) {
 		if !ok {
 			continue
 		}
+		m = findMilestone(l.edit(0), MStarted, 0)
 		if m.At.Equal(m.Latest) {
 			m.At = iv.hi // an observed change: placed at its latest
 		}
 		m.Latest, m.At = iv.hi, iv.clamp(m.At)
-		m.Evidence = append(m.Evidence, Evidence{What: "before " + next.Name + "'s first Event " + first.ev.Reason,
+		m.Evidence = append(m.Evidence, Evidence{What: "before " + next.name() + "'s first Event " + first.ev.Reason,
 			NameTime: timePtr(first.nameTime), API: timePtr(first.api), Precision: first.apiPrec, Received: timePtr(first.received),
 			Note: "the kubelet starts the next container only after this one has started"})
 	}
 }
 
-// inferSidecarSigterm places the SIGTERM of the sidecar p.Containers[i]'s last run. When a pod
-// stops (deleted, or all app containers done), the kubelet reports Killing for every container
-// at once, but signals a sidecar only after every app container and every later sidecar has
-// exited, or when the grace period runs out. Nobody outside the node sees that signal.
-func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerEvents) {
-	c := &p.Containers[i]
-	run := lastRun(c.Milestones)
+// firstEventOf is a lane's first Pulling, Pulled, Created or Started Event (the earliest bound
+// above), not counting repeats; nil if none.
+func firstEventOf(ls *laneState) *eventOcc {
+	var first *eventOcc
+	for _, reason := range []string{"Pulling", "Pulled", "Created", "Started"} {
+		list := ls.occs[reason]
+		for j := range list {
+			oc := &list[j]
+			if first != nil && oc.at.After(first.when.hi) {
+				break // in time order, and no interval ends before its estimate
+			}
+			if oc.count == 1 && (first == nil || oc.when.hi.Before(first.when.hi)) {
+				first = oc
+			}
+		}
+	}
+	return first
+}
+
+// inferSidecarSigterm places the SIGTERM of the sidecar lanes[i]'s last run. When a pod stops
+// (deleted, or all app containers done), the kubelet reports Killing for every container at
+// once, but signals a sidecar only after every app container and every later sidecar has exited,
+// or when the grace period runs out. Nobody outside the node sees that signal.
+func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, podMs Seq[Milestone]) {
+	c := lanes[i]
+	run := c.lastRun()
 	if run < 0 {
 		return
 	}
-	start := findMilestone(c.Milestones, startKind(run), run)
-	exit := findMilestone(c.Milestones, MExit, run)
+	start := c.find(startKind(run), run)
+	exit := c.find(MExit, run)
 	var kill *eventOcc
-	for j, oc := range ce["Killing"] {
-		if start == nil || !oc.when.hi.Before(start.Earliest) {
-			kill = &ce["Killing"][j]
+	killing := c.ls.occs["Killing"]
+	for j := len(killing) - 1; j >= 0; j-- {
+		if start == nil || !killing[j].when.hi.Before(start.Earliest) {
+			kill = &killing[j]
+			break
 		}
 	}
-	prereqs, pending := sidecarPrereqs(p, i, kill)
-	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(p)
+	prereqs, pending := sidecarPrereqs(lanes, i, kill)
+	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(lanes)
 	if kill == nil && (!stopping || exit == nil) {
 		return
 	}
 	if stopping && pending && exit == nil {
 		return // not signalled yet: it waits for the containers that are still running
 	}
-	spec := ps.lanes[c.Name].spec
+	spec := c.ls.spec
+	ms := c.edit(run)
+	exit = findMilestone(ms, MExit, run)
 	if kill != nil && !stopping {
-		c.Milestones = append(c.Milestones, d.directSigterm(spec, run, *kill, exit))
+		c.add(run, d.directSigterm(spec, run, *kill, exit))
 		return
 	}
 	var killIv interval
@@ -91,9 +104,9 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 	var ev []Evidence
 	if kill != nil {
 		killIv, killAt = kill.when, kill.at
-		ev = append(ev, kill.evidence(kill.ev))
+		ev = append(ev, kill.evidence(kill.ev.Reason))
 		ev[0].Note = "the kubelet reports Killing for a sidecar when the pod starts to stop, before it signals it"
-	} else if del := findMilestone(p.Milestones, MDeleting, 0); del != nil {
+	} else if del := lastIn(podMs, MDeleting); del != nil {
 		killIv, killAt = interval{del.Earliest, del.Latest}, del.At
 		ev = append(ev, Evidence{What: "deletion requested", Note: "no Killing Event seen"})
 	} else {
@@ -138,30 +151,29 @@ func (d *deriver) inferSidecarSigterm(ps *podState, p *Pod, i int, ce containerE
 	if exit != nil {
 		iv = d.bound(iv, time.Time{}, exit.Latest)
 	}
-	m := Milestone{Kind: MSigterm, Container: c.Name, Attempt: run,
+	m := Milestone{Kind: MSigterm, Container: c.name(), Attempt: run,
 		At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi, Source: SourceInferred, Evidence: ev,
 		Message: "inferred: not reported by the API"}
 	exitAfter(exit, &m)
-	c.Milestones = append(c.Milestones, m)
+	c.add(run, m)
 }
 
 // sidecarPrereqs are the exits a sidecar waits for when the pod stops: of app containers that
 // were running when it began, and of later sidecars. pending says one of them has not exited.
-func sidecarPrereqs(p *Pod, i int, kill *eventOcc) (exits []*Milestone, pending bool) {
-	for j := range p.Containers {
-		c := &p.Containers[j]
-		if !(c.Kind == KindApp || (c.Kind == KindSidecar && j > i)) {
+func sidecarPrereqs(lanes []*passLane, i int, kill *eventOcc) (exits []*Milestone, pending bool) {
+	for j, c := range lanes {
+		if !(c.kind() == KindApp || (c.kind() == KindSidecar && j > i)) {
 			continue
 		}
-		run := lastRun(c.Milestones)
+		run := c.lastRun()
 		if run < 0 {
 			continue
 		}
-		exit := findMilestone(c.Milestones, MExit, run)
+		exit := c.find(MExit, run)
 		switch {
 		case exit == nil:
 			pending = true
-		case kill == nil || !exit.Latest.Before(kill.when.lo) || c.Kind == KindSidecar:
+		case kill == nil || !exit.Latest.Before(kill.when.lo) || c.kind() == KindSidecar:
 			exits = append(exits, exit)
 		}
 	}
@@ -169,15 +181,14 @@ func sidecarPrereqs(p *Pod, i int, kill *eventOcc) (exits []*Milestone, pending 
 }
 
 // appsDone reports whether every app container's last run has exited.
-func appsDone(p *Pod) bool {
+func appsDone(lanes []*passLane) bool {
 	any := false
-	for j := range p.Containers {
-		c := &p.Containers[j]
-		if c.Kind != KindApp {
+	for _, c := range lanes {
+		if c.kind() != KindApp {
 			continue
 		}
 		any = true
-		if run := lastRun(c.Milestones); run < 0 || findMilestone(c.Milestones, MExit, run) == nil {
+		if run := c.lastRun(); run < 0 || c.find(MExit, run) == nil {
 			return false
 		}
 	}
@@ -200,17 +211,6 @@ func latestEarliest(ms []*Milestone) time.Time {
 	return t
 }
 
-// lastRun is the highest attempt with a start (or restart) milestone, or -1.
-func lastRun(ms []Milestone) int32 {
-	run := int32(-1)
-	for _, m := range ms {
-		if (m.Kind == MStart || m.Kind == MRestart || m.Kind == MExit) && m.Attempt > run {
-			run = m.Attempt
-		}
-	}
-	return run
-}
-
 func findMilestone(ms []Milestone, kind MilestoneKind, attempt int32) *Milestone {
 	for i := range ms {
 		if ms[i].Kind == kind && ms[i].Attempt == attempt {
@@ -220,13 +220,13 @@ func findMilestone(ms []Milestone, kind MilestoneKind, attempt int32) *Milestone
 	return nil
 }
 
-// nextContainer is the container the kubelet starts after p.Containers[i]: the next init
-// container, or after the last one the first app container.
-func nextContainer(p *Pod, i int) *Container {
-	for j := i + 1; j < len(p.Containers); j++ {
-		k := p.Containers[j].Kind
+// nextLane is the lane the kubelet starts after lanes[i]: the next init container, or after the
+// last one the first app container.
+func nextLane(lanes []*passLane, i int) *passLane {
+	for j := i + 1; j < len(lanes); j++ {
+		k := lanes[j].kind()
 		if k == KindInit || k == KindSidecar || k == KindApp {
-			return &p.Containers[j]
+			return lanes[j]
 		}
 	}
 	return nil

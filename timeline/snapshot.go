@@ -1,14 +1,33 @@
 package timeline
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
-// Snapshot is the whole timeline at one moment: immutable, shares nothing with the Builder, and
-// is what the view draws and `-o json` prints.
+// Snapshot is the whole timeline at one moment. It is immutable: a later Snapshot shares every
+// Pod, Job, Run and slice that did not change with it, so taking one costs what changed, not
+// what is there. Nothing in it may be modified; everything is read only.
 type Snapshot struct {
-	Pods   []Pod    `json:"pods"`
-	Jobs   []Job    `json:"jobs,omitempty"`
-	Events []Event  `json:"events,omitempty"`
-	Notes  []string `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
+	Pods    []*Pod   `json:"pods"` // by creation time
+	Jobs    []*Job   `json:"jobs,omitempty"`
+	Orphans []Event  `json:"-"`               // Events of objects the snapshot has no pod or job for
+	Notes   []string `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
+}
+
+// Events is every Event occurrence of the snapshot (its pods', its jobs' and the orphans), oldest
+// first. It costs a merge of them all: for output at the end, not for every frame.
+func (s Snapshot) Events() []Event {
+	var out []Event
+	for _, p := range s.Pods {
+		out = append(out, p.Events.Slice()...)
+	}
+	for _, j := range s.Jobs {
+		out = append(out, j.Events.Slice()...)
+	}
+	out = append(out, s.Orphans...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	return out
 }
 
 // Pod is one pod's timeline. A pod recreated under the same name is another Pod (another UID).
@@ -17,18 +36,30 @@ type Pod struct {
 	Name       string         `json:"name"`
 	UID        string         `json:"uid"`
 	Node       string         `json:"node,omitempty"`
-	Owner      string         `json:"owner,omitempty"` // e.g. Job/sc-b1
+	Owner      *OwnerRef      `json:"owner,omitempty"` // the controller, e.g. a Job
 	Created    time.Time      `json:"created"`
 	Phase      string         `json:"phase"`
 	Status     string         `json:"status"` // kubectl's STATUS now
 	Deleted    bool           `json:"deleted,omitempty"`
 	LastSeen   time.Time      `json:"lastSeen"` // receive time of the last observation of this pod
 	Statuses   []StatusChange `json:"statuses"`
-	Milestones []Milestone    `json:"milestones"` // pod-level: created, scheduled, initialized, ready, ...
+	Milestones Seq[Milestone] `json:"milestones"` // pod-level: created, scheduled, initialized, ready, ...
 	Containers []Container    `json:"containers"`
 	Gaps       []Gap          `json:"gaps,omitempty"`
-	Findings   []Finding      `json:"findings,omitempty"`
+	Events     Seq[Event]     `json:"-"` // this pod's Event occurrences, oldest first
+
+	memo *podMemo // what is derived on demand: rows, findings
 }
+
+// OwnerRef names the controller of a pod.
+type OwnerRef struct {
+	Kind string `json:"kind"`
+	Name string `json:"name"`
+	UID  string `json:"uid,omitempty"`
+}
+
+// String is Kind/Name.
+func (o OwnerRef) String() string { return o.Kind + "/" + o.Name }
 
 // StatusChange is a change of kubectl's STATUS column, placed when it was observed.
 type StatusChange struct {
@@ -37,14 +68,33 @@ type StatusChange struct {
 	Phase  string    `json:"phase"`
 }
 
-// Container is one container's lane.
+// Container is one container's lane: its runs, oldest first.
 type Container struct {
 	Name         string        `json:"name"`
 	Kind         ContainerKind `json:"kind"`
 	RestartCount int32         `json:"restartCount"`
 	State        string        `json:"state"` // the latest state, as a short phrase
-	Milestones   []Milestone   `json:"milestones"`
-	Segments     []Segment     `json:"segments"`
+	// Runs are the lane's attempts in order, each with its milestones and state changes. An
+	// attempt appears once anything belongs to it (a wait, a back-off, an Event, a run).
+	Runs []*Run `json:"-"`
+	// Since is when the lane begins, pending: the pod's creation. End is when it ends: the pod's
+	// deletion from the API; zero while it is open.
+	Since, End time.Time `json:"-"`
+}
+
+// Run is what belongs to one attempt of a container: the milestones of the run (and of the wait
+// before it), and the lane's state changes from its first until the next run's first.
+type Run struct {
+	Attempt    int32
+	Milestones []Milestone   // in the order Before gives
+	Changes    []StateChange // in time order
+}
+
+// StateChange is where a lane enters a state.
+type StateChange struct {
+	At     time.Time
+	State  LaneState
+	Reason string
 }
 
 // LaneState is what a lane segment shows.
@@ -84,6 +134,7 @@ const (
 	MNotReady    MilestoneKind = "not-ready"
 	MProbeFailed MilestoneKind = "probe-failed"
 	MBackOff     MilestoneKind = "back-off"
+	MPreStop     MilestoneKind = "prestop" // the preStop hook began
 	MSigterm     MilestoneKind = "sigterm"
 	MExit        MilestoneKind = "exit"
 
@@ -122,8 +173,11 @@ type Milestone struct {
 	Signal    string        `json:"signal,omitempty"` // SIGKILL for exit code 137, SIGTERM for 143
 	Count     int32         `json:"count,omitempty"`  // the Event's count, for repeated events
 	Evidence  []Evidence    `json:"evidence"`
-	Offset    Span          `json:"offset"`        // from the pod's (or job's) creation
-	Gap       *Span         `json:"gap,omitempty"` // from the previous milestone of the same pod
+	Offset    Span          `json:"offset"` // from the pod's (or job's) creation
+	// Gap is from the previous milestone of the same pod. It is set in Pod.Rows and in JSON
+	// output, not in the milestones a Snapshot holds, since one new milestone changes the next
+	// one's gap.
+	Gap *Span `json:"gap,omitempty"`
 }
 
 // Evidence is one fact a milestone's time rests on.
@@ -161,11 +215,21 @@ type MilestoneRef struct {
 	Attempt   int32         `json:"attempt"`
 }
 
+// Severity says how much a finding matters.
+type Severity string
+
+// Severities.
+const (
+	SeverityInfo    Severity = "info"
+	SeverityWarning Severity = "warning"
+)
+
 // Finding is something the timeline shows that a user should know, in words.
 type Finding struct {
-	Severity  string `json:"severity"` // info or warning
-	Container string `json:"container,omitempty"`
-	Text      string `json:"text"`
+	Severity  Severity `json:"severity"`
+	Pod       string   `json:"pod,omitempty"` // the pod's name
+	Container string   `json:"container,omitempty"`
+	Text      string   `json:"text"`
 }
 
 // Job is a Job's own lane: its conditions over time.
@@ -180,7 +244,7 @@ type Job struct {
 	Failed     int32       `json:"failed"`
 	Deleted    bool        `json:"deleted,omitempty"`
 	Milestones []Milestone `json:"milestones"`
-	Findings   []Finding   `json:"findings,omitempty"`
+	Events     Seq[Event]  `json:"-"` // the Job's own Event occurrences, oldest first
 }
 
 // Event is one occurrence of an Event, for the recent-events list.

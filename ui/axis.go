@@ -162,12 +162,12 @@ func renderAxis(w window, origin time.Time, st Styles) string {
 
 // liveEnd is the latest time the selected pod's lanes reach: now, or the last sign of a
 // deleted pod.
-func liveEnd(p timeline.Pod, now time.Time) time.Time {
+func liveEnd(p *timeline.Pod, now time.Time) time.Time {
 	if !p.Deleted {
 		return now
 	}
 	end := p.LastSeen
-	for _, m := range p.Milestones {
+	for _, m := range p.Milestones.All() {
 		if m.At.After(end) {
 			end = m.At
 		}

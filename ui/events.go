@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -9,19 +10,12 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// podEvents are the Events of pod p and of its job, oldest first. Events name their object
-// but not its UID, so those of an earlier pod with the same name are told apart by time.
-func podEvents(evs []timeline.Event, p *timeline.Pod, job *timeline.Job) []timeline.Event {
-	var out []timeline.Event
-	for _, e := range evs {
-		switch {
-		case p == nil:
-			out = append(out, e)
-		case e.Object == "Pod/"+p.Name && !e.At.Before(p.Created.Add(-time.Second)):
-			out = append(out, e)
-		case job != nil && e.Object == "Job/"+job.Name:
-			out = append(out, e)
-		}
+// podEvents are the Events of pod p and of its job, oldest first.
+func podEvents(p *timeline.Pod, job *timeline.Job) []timeline.Event {
+	out := p.Events.Slice()
+	if job != nil && job.Events.Len() > 0 {
+		out = append(out, job.Events.Slice()...)
+		sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
 	}
 	return out
 }

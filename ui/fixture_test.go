@@ -33,26 +33,43 @@ func seg(state timeline.LaneState, reason string, from, to float64) timeline.Seg
 	return s
 }
 
-// place sets offsets and gaps as the builder does: from the pod's creation, and from the
-// previous milestone of the pod across all lanes.
-func place(p *timeline.Pod) {
-	var all []*timeline.Milestone
-	for i := range p.Milestones {
-		all = append(all, &p.Milestones[i])
-	}
-	for ci := range p.Containers {
-		for i := range p.Containers[ci].Milestones {
-			all = append(all, &p.Containers[ci].Milestones[i])
+// fixtureLane makes a container's lane as the builder would: its milestones in runs by attempt, each
+// with its offset from the pod's creation, and its segments as the first run's state changes.
+func fixtureLane(c timeline.Container, created time.Time, milestones []timeline.Milestone, segs []timeline.Segment) timeline.Container {
+	byAttempt := map[int32][]timeline.Milestone{}
+	var attempts []int32
+	for _, m := range milestones {
+		m.Offset = offset(created, m)
+		if _, ok := byAttempt[m.Attempt]; !ok {
+			attempts = append(attempts, m.Attempt)
 		}
+		byAttempt[m.Attempt] = append(byAttempt[m.Attempt], m)
 	}
-	sort.SliceStable(all, func(i, j int) bool { return all[i].At.Before(all[j].At) })
-	for i, m := range all {
-		m.Offset = timeline.Span{Value: m.At.Sub(p.Created), Min: m.Earliest.Sub(p.Created), Max: m.Latest.Sub(p.Created)}
-		if i > 0 {
-			prev := all[i-1]
-			m.Gap = &timeline.Span{Value: m.At.Sub(prev.At), Min: m.Earliest.Sub(prev.Latest), Max: m.Latest.Sub(prev.Earliest)}
-		}
+	sort.Slice(attempts, func(i, j int) bool { return attempts[i] < attempts[j] })
+	if len(attempts) == 0 {
+		attempts = []int32{0}
 	}
+	for _, a := range attempts {
+		ms := byAttempt[a]
+		sort.SliceStable(ms, func(i, j int) bool { return timeline.Before(&ms[i], &ms[j]) })
+		c.Runs = append(c.Runs, &timeline.Run{Attempt: a, Milestones: ms})
+	}
+	for _, s := range segs {
+		c.Runs[0].Changes = append(c.Runs[0].Changes, timeline.StateChange{At: s.From, State: s.State, Reason: s.Reason})
+	}
+	return c
+}
+
+func offset(created time.Time, m timeline.Milestone) timeline.Span {
+	return timeline.Span{Value: m.At.Sub(created), Min: m.Earliest.Sub(created), Max: m.Latest.Sub(created)}
+}
+
+// podRow sets the pod row's offsets from the pod's creation.
+func podRow(created time.Time, ms ...timeline.Milestone) timeline.Seq[timeline.Milestone] {
+	for i := range ms {
+		ms[i].Offset = offset(created, ms[i])
+	}
+	return timeline.SeqOf(ms...)
 }
 
 func span(v, plus float64) timeline.Span {
@@ -69,10 +86,11 @@ const (
 
 // jobPod is a Job's pod with an init container, a sidecar with a startup probe that failed its
 // liveness probe and restarted three times, and an app; everything has exited.
-func jobPod() timeline.Pod {
+func jobPod() *timeline.Pod {
+	created := at(0.1)
 	p := timeline.Pod{
 		Namespace: "sc-b", Name: "sc-b1-x7k2p", UID: "uid-x7k2p", Node: "kind-worker",
-		Owner: "Job/sc-b1", Created: at(0.1), Phase: "Succeeded", Status: "Completed",
+		Owner: &timeline.OwnerRef{Kind: "Job", Name: "sc-b1"}, Created: created, Phase: "Succeeded", Status: "Completed",
 		LastSeen: at(36.0),
 		Statuses: []timeline.StatusChange{
 			{At: at(0.15), Status: "Pending", Phase: "Pending"},
@@ -81,7 +99,7 @@ func jobPod() timeline.Pod {
 			{At: at(4.9), Status: "Running", Phase: "Running"},
 			{At: at(35.7), Status: "Completed", Phase: "Succeeded"},
 		},
-		Milestones: []timeline.Milestone{
+		Milestones: podRow(created,
 			ms(timeline.MCreated, "", 0, 0.1, 0, src),
 			with(ms(timeline.MScheduled, "", 0, 0.12, 0, evt), func(m *timeline.Milestone) {
 				m.Message = "Successfully assigned sc-b/sc-b1-x7k2p to kind-worker"
@@ -91,26 +109,23 @@ func jobPod() timeline.Pod {
 			with(ms(timeline.MNotReady, "", 0, 12.6, 0.5, src), func(m *timeline.Milestone) { m.Reason = "ContainersNotReady" }),
 			ms(timeline.MReady, "", 0, 30.1, 0.5, src),
 			with(ms(timeline.MPhase, "", 0, 35.7, 0.2, obs), func(m *timeline.Milestone) { m.Reason = "Succeeded" }),
-		},
+		),
 		Containers: []timeline.Container{
-			{
-				Name: "init-sleep", Kind: timeline.KindInit, State: "terminated: Completed (exit 0)",
-				Milestones: []timeline.Milestone{
+			fixtureLane(timeline.Container{Name: "init-sleep", Kind: timeline.KindInit, State: "terminated: Completed (exit 0)"}, created,
+				[]timeline.Milestone{
 					ms(timeline.MCreated, "init-sleep", 0, 0.85, 0, evt),
 					ms(timeline.MStart, "init-sleep", 0, 0.9, 0, evt),
 					with(ms(timeline.MExit, "init-sleep", 0, 3.1, 0.5, src), func(m *timeline.Milestone) {
 						m.Reason, m.ExitCode = "Completed", i32(0)
 					}),
 				},
-				Segments: []timeline.Segment{
+				[]timeline.Segment{
 					seg(timeline.StateWaiting, "PodInitializing", 0.15, 0.9),
 					seg(timeline.StateRunning, "", 0.9, 3.1),
 					seg(timeline.StateTerminated, "Completed", 3.1, -1),
-				},
-			},
-			{
-				Name: "sidecar", Kind: timeline.KindSidecar, RestartCount: 3, State: "terminated: Error (exit 143)",
-				Milestones: []timeline.Milestone{
+				}),
+			fixtureLane(timeline.Container{Name: "sidecar", Kind: timeline.KindSidecar, RestartCount: 3, State: "terminated: Error (exit 143)"}, created,
+				[]timeline.Milestone{
 					ms(timeline.MStart, "sidecar", 0, 3.4, 0, evt),
 					ms(timeline.MStarted, "sidecar", 0, 4.6, 0.3, obs),
 					ms(timeline.MReady, "sidecar", 0, 5.1, 0.5, src),
@@ -138,7 +153,7 @@ func jobPod() timeline.Pod {
 						m.Reason, m.ExitCode, m.Signal = "Error", i32(143), "SIGTERM"
 					}),
 				},
-				Segments: []timeline.Segment{
+				[]timeline.Segment{
 					seg(timeline.StatePending, "", 0.15, 3.35),
 					seg(timeline.StateRunning, "", 3.4, 4.6),
 					seg(timeline.StateStarted, "", 4.6, 5.1),
@@ -153,24 +168,21 @@ func jobPod() timeline.Pod {
 					seg(timeline.StateReady, "", 30.0, 35.05),
 					seg(timeline.StateTerminating, "", 35.05, 35.3),
 					seg(timeline.StateTerminated, "Error", 35.3, -1),
-				},
-			},
-			{
-				Name: "app", Kind: timeline.KindApp, State: "terminated: Completed (exit 0)",
-				Milestones: []timeline.Milestone{
+				}),
+			fixtureLane(timeline.Container{Name: "app", Kind: timeline.KindApp, State: "terminated: Completed (exit 0)"}, created,
+				[]timeline.Milestone{
 					ms(timeline.MStart, "app", 0, 4.7, 0, evt),
 					ms(timeline.MReady, "app", 0, 6.0, 0.5, src),
 					with(ms(timeline.MExit, "app", 0, 35.0, 0.5, src), func(m *timeline.Milestone) {
 						m.Reason, m.ExitCode = "Completed", i32(0)
 					}),
 				},
-				Segments: []timeline.Segment{
+				[]timeline.Segment{
 					seg(timeline.StatePending, "", 0.15, 4.65),
 					seg(timeline.StateRunning, "", 4.7, 6.0),
 					seg(timeline.StateReady, "", 6.0, 35.0),
 					seg(timeline.StateTerminated, "Completed", 35.0, -1),
-				},
-			},
+				}),
 		},
 		Gaps: []timeline.Gap{
 			{Name: "init-sleep exit → sidecar start", Span: span(0.3, 0.5)},
@@ -179,68 +191,66 @@ func jobPod() timeline.Pod {
 			{Name: "app exit → sidecar SIGTERM", Span: span(0.05, 0.71)},
 			{Name: "sidecar SIGTERM → exit", Span: span(0.25, 0.71)},
 		},
-		Findings: []timeline.Finding{
-			{Severity: "warning", Container: "sidecar", Text: "sidecar restarted 3 times after failed liveness probes; the pod was not ready meanwhile"},
-			{Severity: "info", Container: "sidecar", Text: "the sidecar's SIGTERM is inferred: the kubelet stops sidecars after the last app container exits"},
-		},
 	}
-	place(&p)
-	return p
+	return p.WithFindings([]timeline.Finding{
+		{Severity: timeline.SeverityWarning, Pod: p.Name, Container: "sidecar", Text: "sidecar restarted 3 times after failed liveness probes; the pod was not ready meanwhile"},
+		{Severity: timeline.SeverityInfo, Pod: p.Name, Container: "sidecar", Text: "the sidecar's SIGTERM is inferred: the kubelet stops sidecars after the last app container exits"},
+	})
 }
 
 // runningPod is a standalone pod, started later, whose app is not ready yet.
-func runningPod() timeline.Pod {
+func runningPod() *timeline.Pod {
+	created := at(36.5)
 	p := timeline.Pod{
 		Namespace: "sc-b", Name: "sc-a", UID: "uid-sc-a", Node: "kind-worker2",
-		Created: at(36.5), Phase: "Running", Status: "Running", LastSeen: at(41.5),
+		Created: created, Phase: "Running", Status: "Running", LastSeen: at(41.5),
 		Statuses: []timeline.StatusChange{
 			{At: at(36.55), Status: "Pending", Phase: "Pending"},
 			{At: at(37.0), Status: "Init:0/2", Phase: "Pending"},
 			{At: at(39.6), Status: "Init:1/2", Phase: "Pending"},
 			{At: at(41.0), Status: "Running", Phase: "Running"},
 		},
-		Milestones: []timeline.Milestone{
+		Milestones: podRow(created,
 			ms(timeline.MCreated, "", 0, 36.5, 0, src),
 			ms(timeline.MScheduled, "", 0, 36.52, 0, evt),
 			ms(timeline.MInitialized, "", 0, 40.9, 0.5, src),
-		},
+		),
 		Containers: []timeline.Container{
-			{Name: "init-sleep", Kind: timeline.KindInit, State: "terminated: Completed (exit 0)",
-				Milestones: []timeline.Milestone{
+			fixtureLane(timeline.Container{Name: "init-sleep", Kind: timeline.KindInit, State: "terminated: Completed (exit 0)"}, created,
+				[]timeline.Milestone{
 					ms(timeline.MStart, "init-sleep", 0, 37.4, 0, evt),
 					with(ms(timeline.MExit, "init-sleep", 0, 39.5, 0.5, src), func(m *timeline.Milestone) { m.Reason, m.ExitCode = "Completed", i32(0) }),
 				},
-				Segments: []timeline.Segment{
+				[]timeline.Segment{
 					seg(timeline.StateWaiting, "PodInitializing", 36.55, 37.4),
 					seg(timeline.StateRunning, "", 37.4, 39.5),
 					seg(timeline.StateTerminated, "Completed", 39.5, -1),
-				}},
-			{Name: "sidecar", Kind: timeline.KindSidecar, State: "running, ready",
-				Milestones: []timeline.Milestone{
+				}),
+			fixtureLane(timeline.Container{Name: "sidecar", Kind: timeline.KindSidecar, State: "running, ready"}, created,
+				[]timeline.Milestone{
 					ms(timeline.MStart, "sidecar", 0, 39.8, 0, evt),
 					ms(timeline.MStarted, "sidecar", 0, 40.9, 0.3, obs),
 					ms(timeline.MReady, "sidecar", 0, 41.2, 0.5, src),
 				},
-				Segments: []timeline.Segment{
+				[]timeline.Segment{
 					seg(timeline.StatePending, "", 36.55, 39.8),
 					seg(timeline.StateRunning, "", 39.8, 40.9),
 					seg(timeline.StateStarted, "", 40.9, 41.2),
 					seg(timeline.StateReady, "", 41.2, -1),
-				}},
-			{Name: "app", Kind: timeline.KindApp, State: "running, not ready",
-				Milestones: []timeline.Milestone{ms(timeline.MStart, "app", 0, 41.0, 0, evt)},
-				Segments: []timeline.Segment{
+				}),
+			fixtureLane(timeline.Container{Name: "app", Kind: timeline.KindApp, State: "running, not ready"}, created,
+				[]timeline.Milestone{ms(timeline.MStart, "app", 0, 41.0, 0, evt)},
+				[]timeline.Segment{
 					seg(timeline.StatePending, "", 36.55, 41.0),
 					seg(timeline.StateRunning, "", 41.0, -1),
-				}},
+				}),
 		},
 	}
-	place(&p)
-	return p
+	return p.WithFindings(nil)
 }
 
 // fixtureJob is the Job that owns jobPod, complete.
-func fixtureJob() timeline.Job {
+func fixtureJob() *timeline.Job {
 	j := timeline.Job{Namespace: "sc-b", Name: "sc-b1", UID: "uid-job", Created: at(0), Status: "Complete",
 		Succeeded: 1,
 		Milestones: []timeline.Milestone{
@@ -252,7 +262,7 @@ func fixtureJob() timeline.Job {
 		m := &j.Milestones[i]
 		m.Offset = timeline.Span{Value: m.At.Sub(j.Created), Min: m.Earliest.Sub(j.Created), Max: m.Latest.Sub(j.Created)}
 	}
-	return j
+	return &j
 }
 
 func ev(s float64, object, container, typ, reason, msg string, count int32) timeline.Event {
@@ -261,23 +271,30 @@ func ev(s float64, object, container, typ, reason, msg string, count int32) time
 
 // fixture is a snapshot with the job's pod, a later standalone pod, the job and their Events.
 func fixture() timeline.Snapshot {
-	return timeline.Snapshot{
-		Pods: []timeline.Pod{jobPod(), runningPod()},
-		Jobs: []timeline.Job{fixtureJob()},
-		Events: []timeline.Event{
-			ev(0.05, "Job/sc-b1", "", "Normal", "SuccessfulCreate", "Created pod: sc-b1-x7k2p", 1),
-			ev(0.12, "Pod/sc-b1-x7k2p", "", "Normal", "Scheduled", "Successfully assigned sc-b/sc-b1-x7k2p to kind-worker", 1),
-			ev(0.8, "Pod/sc-b1-x7k2p", "init-sleep", "Normal", "Pulled", `Container image "busybox:1.36" already present on machine`, 1),
-			ev(0.9, "Pod/sc-b1-x7k2p", "init-sleep", "Normal", "Started", "Started container init-sleep", 1),
-			ev(3.4, "Pod/sc-b1-x7k2p", "sidecar", "Normal", "Started", "Started container sidecar", 1),
-			ev(4.7, "Pod/sc-b1-x7k2p", "app", "Normal", "Started", "Started container app", 1),
-			ev(12.0, "Pod/sc-b1-x7k2p", "sidecar", "Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 500", 3),
-			ev(12.3, "Pod/sc-b1-x7k2p", "sidecar", "Normal", "Killing", "Container sidecar failed liveness probe, will be restarted", 1),
-			ev(19.2, "Pod/sc-b1-x7k2p", "sidecar", "Warning", "BackOff", "Back-off restarting failed container sidecar in pod sc-b1-x7k2p_sc-b(uid-x7k2p)", 2),
-			ev(35.9, "Job/sc-b1", "", "Normal", "Completed", "Job completed", 1),
-			ev(37.4, "Pod/sc-a", "init-sleep", "Normal", "Started", "Started container init-sleep", 1),
-			ev(39.8, "Pod/sc-a", "sidecar", "Normal", "Started", "Started container sidecar", 1),
-			ev(41.0, "Pod/sc-a", "app", "Normal", "Started", "Started container app", 1),
-		},
+	jp, rp, j := jobPod(), runningPod(), fixtureJob()
+	for _, e := range []timeline.Event{
+		ev(0.05, "Job/sc-b1", "", "Normal", "SuccessfulCreate", "Created pod: sc-b1-x7k2p", 1),
+		ev(0.12, "Pod/sc-b1-x7k2p", "", "Normal", "Scheduled", "Successfully assigned sc-b/sc-b1-x7k2p to kind-worker", 1),
+		ev(0.8, "Pod/sc-b1-x7k2p", "init-sleep", "Normal", "Pulled", `Container image "busybox:1.36" already present on machine`, 1),
+		ev(0.9, "Pod/sc-b1-x7k2p", "init-sleep", "Normal", "Started", "Started container init-sleep", 1),
+		ev(3.4, "Pod/sc-b1-x7k2p", "sidecar", "Normal", "Started", "Started container sidecar", 1),
+		ev(4.7, "Pod/sc-b1-x7k2p", "app", "Normal", "Started", "Started container app", 1),
+		ev(12.0, "Pod/sc-b1-x7k2p", "sidecar", "Warning", "Unhealthy", "Liveness probe failed: HTTP probe failed with statuscode: 500", 3),
+		ev(12.3, "Pod/sc-b1-x7k2p", "sidecar", "Normal", "Killing", "Container sidecar failed liveness probe, will be restarted", 1),
+		ev(19.2, "Pod/sc-b1-x7k2p", "sidecar", "Warning", "BackOff", "Back-off restarting failed container sidecar in pod sc-b1-x7k2p_sc-b(uid-x7k2p)", 2),
+		ev(35.9, "Job/sc-b1", "", "Normal", "Completed", "Job completed", 1),
+		ev(37.4, "Pod/sc-a", "init-sleep", "Normal", "Started", "Started container init-sleep", 1),
+		ev(39.8, "Pod/sc-a", "sidecar", "Normal", "Started", "Started container sidecar", 1),
+		ev(41.0, "Pod/sc-a", "app", "Normal", "Started", "Started container app", 1),
+	} {
+		switch e.Object {
+		case "Job/" + j.Name:
+			j.Events = timeline.SeqOf(append(j.Events.Slice(), e)...)
+		case "Pod/" + jp.Name:
+			jp.Events = timeline.SeqOf(append(jp.Events.Slice(), e)...)
+		case "Pod/" + rp.Name:
+			rp.Events = timeline.SeqOf(append(rp.Events.Slice(), e)...)
+		}
 	}
+	return timeline.Snapshot{Pods: []*timeline.Pod{jp, rp}, Jobs: []*timeline.Job{j}}
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -98,9 +97,9 @@ func latestSeen(s timeline.Snapshot) time.Time {
 
 // pod is the selected pod, or nil.
 func (f *frame) pod() *timeline.Pod {
-	for i := range f.snap.Pods {
-		if f.snap.Pods[i].UID == f.view.pod {
-			return &f.snap.Pods[i]
+	for _, p := range f.snap.Pods {
+		if p.UID == f.view.pod {
+			return p
 		}
 	}
 	return nil
@@ -108,14 +107,12 @@ func (f *frame) pod() *timeline.Pod {
 
 // jobOf is the Job that owns p, or nil: the newest of that name in p's namespace.
 func (f *frame) jobOf(p *timeline.Pod) *timeline.Job {
-	kind, name, ok := strings.Cut(p.Owner, "/")
-	if !ok || kind != "Job" {
+	if p.Owner == nil || p.Owner.Kind != "Job" {
 		return nil
 	}
 	var found *timeline.Job
-	for i := range f.snap.Jobs {
-		j := &f.snap.Jobs[i]
-		if j.Name == name && j.Namespace == p.Namespace && !j.Created.After(p.Created) {
+	for _, j := range f.snap.Jobs {
+		if j.Name == p.Owner.Name && j.Namespace == p.Namespace && !j.Created.After(p.Created) {
 			found = j
 		}
 	}
@@ -123,7 +120,7 @@ func (f *frame) jobOf(p *timeline.Pod) *timeline.Job {
 }
 
 // axisSpan is the stretch of time the lanes show for pod p and its job.
-func (f *frame) axisSpan(p timeline.Pod, job *timeline.Job) (start, end time.Time) {
+func (f *frame) axisSpan(p *timeline.Pod, job *timeline.Job) (start, end time.Time) {
 	origin, last := p.Created, liveEnd(p, f.now)
 	if job != nil {
 		if job.Created.Before(origin) {
@@ -143,8 +140,8 @@ func (f *frame) podPosition() string {
 	if len(f.snap.Pods) < 2 {
 		return ""
 	}
-	for i := range f.snap.Pods {
-		if f.snap.Pods[i].UID == f.view.pod {
+	for i, p := range f.snap.Pods {
+		if p.UID == f.view.pod {
 			return strconv.Itoa(i+1) + " of " + strconv.Itoa(len(f.snap.Pods))
 		}
 	}

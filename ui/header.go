@@ -45,7 +45,7 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 	parts := []string{
 		name,
 		label("status") + st.statusStyle(p.Status).Render(p.Status),
-		st.Muted.Render("age ") + fmtDur(liveEnd(*p, f.now).Sub(p.Created)),
+		st.Muted.Render("age ") + fmtDur(liveEnd(p, f.now).Sub(p.Created)),
 	}
 	if p.Deleted {
 		parts = append(parts, st.Failed.Render("deleted"))

@@ -17,7 +17,7 @@ type laneLayout struct {
 }
 
 // newLaneLayout fits the lanes of pod p (and its job's row) into width columns.
-func newLaneLayout(p timeline.Pod, job *timeline.Job, width int) laneLayout {
+func newLaneLayout(p *timeline.Pod, job *timeline.Job, width int) laneLayout {
 	var l laneLayout
 	maxName := 9
 	switch {
@@ -171,7 +171,8 @@ func containsKind(ks []timeline.MilestoneKind, k timeline.MilestoneKind) bool {
 
 // containerBar draws a container's lane: each column shows the state at the middle of the time
 // it covers (nothing after end), and milestones overlay their columns.
-func containerBar(c timeline.Container, w window, end time.Time, st Styles) string {
+func containerBar(c *timeline.Container, w window, end time.Time, st Styles) string {
+	segs := c.SegmentsFrom(w.start)
 	b := newBar(w.width)
 	for i := 0; i < w.width; i++ {
 		from, to := w.cell(i)
@@ -182,14 +183,16 @@ func containerBar(c timeline.Container, w window, end time.Time, st Styles) stri
 		if t.After(end) {
 			t = end
 		}
-		seg := segmentAt(c.Segments, t, end)
+		seg := segmentAt(segs, t, end)
 		if seg == nil {
 			continue
 		}
 		bad := seg.State == timeline.StateTerminated && badReason(seg.Reason)
 		b.set(i, st.Glyphs.States[seg.State], fmt.Sprintf("s:%s:%t", seg.State, bad), st.stateStyle(*seg), prioFill)
 	}
-	b.markers(c.Milestones, w, st, timeline.MCreated, timeline.MWaiting)
+	for _, r := range c.Runs {
+		b.markers(r.Milestones, w, st, timeline.MCreated, timeline.MWaiting)
+	}
 	return b.render()
 }
 
@@ -272,7 +275,7 @@ func (b *bar) freeRun(from, to, n int) (at, length int) {
 }
 
 // podSegments are the pod row's STATUS stretches.
-func podSegments(p timeline.Pod) []textSeg {
+func podSegments(p *timeline.Pod) []textSeg {
 	out := make([]textSeg, 0, len(p.Statuses))
 	for _, s := range p.Statuses {
 		out = append(out, textSeg{s.At, s.Status})
@@ -294,7 +297,7 @@ func jobSegments(j timeline.Job) []textSeg {
 
 // renderLanes draws the job row (when there is one), the pod row and the container lanes, at
 // most rows of them, keeping the selected lane in view.
-func renderLanes(f *frame, p timeline.Pod, job *timeline.Job, l laneLayout, w window, rows int) []string {
+func renderLanes(f *frame, p *timeline.Pod, job *timeline.Job, l laneLayout, w window, rows int) []string {
 	end := liveEnd(p, f.now)
 	var lanes []lane
 	if job != nil {
@@ -304,8 +307,9 @@ func renderLanes(f *frame, p timeline.Pod, job *timeline.Job, l laneLayout, w wi
 	}
 	selected := len(lanes)
 	lanes = append(lanes, lane{name: "pod", state: p.Status, selected: f.view.lane == "",
-		bar: textBar(podSegments(p), p.Milestones, w, end, f.st)})
-	for _, c := range p.Containers {
+		bar: textBar(podSegments(p), p.Milestones.Slice(), w, end, f.st)})
+	for i := range p.Containers {
+		c := &p.Containers[i]
 		if f.view.lane == c.Name {
 			selected = len(lanes)
 		}

@@ -123,12 +123,12 @@ func TestZoomAndFollow(t *testing.T) {
 	next, _ := m.Update(tickMsg{at(60)})
 	m = next.(Model)
 	f := m.frame()
-	if _, end := f.axisSpan(*f.pod(), f.jobOf(f.pod())); !end.Equal(at(42)) {
+	if _, end := f.axisSpan(f.pod(), f.jobOf(f.pod())); !end.Equal(at(42)) {
 		t.Errorf("frozen axis ends at %v, want %v", end, at(42))
 	}
 	m = press(t, m, "f")
 	f = m.frame()
-	if _, end := f.axisSpan(*f.pod(), f.jobOf(f.pod())); !end.Equal(at(60)) {
+	if _, end := f.axisSpan(f.pod(), f.jobOf(f.pod())); !end.Equal(at(60)) {
 		t.Errorf("following axis ends at %v, want now %v", end, at(60))
 	}
 }
@@ -320,7 +320,7 @@ func TestReplayMaxAndEnd(t *testing.T) {
 func milestoneCount(m Model) int {
 	f := m.frame()
 	if p := f.pod(); p != nil {
-		return len(milestoneRows(*p))
+		return len(milestoneRows(p))
 	}
 	return 0
 }

@@ -74,7 +74,7 @@ func (m *Model) selectedPod() int {
 
 // newestPod is the pod shown until the user picks one: the newest that is not deleted, else
 // the newest.
-func newestPod(pods []timeline.Pod) int {
+func newestPod(pods []*timeline.Pod) int {
 	for i := len(pods) - 1; i >= 0; i-- {
 		if !pods[i].Deleted {
 			return i
@@ -97,12 +97,12 @@ func (m *Model) syncSelection() {
 		m.view.pod = ""
 		return
 	}
-	p := &m.snap.Pods[i]
+	p := m.snap.Pods[i]
 	m.view.pod = p.UID
 	if laneIndex(p, m.view.lane) < 0 {
 		m.view.lane = ""
 	}
-	if n := len(milestoneRows(*p)); m.view.cursor >= n {
+	if n := len(milestoneRows(p)); m.view.cursor >= n {
 		m.view.cursor = n - 1
 	}
 }
@@ -127,7 +127,7 @@ func (m *Model) moveLane(d int) {
 	if i < 0 {
 		return
 	}
-	p := &m.snap.Pods[i]
+	p := m.snap.Pods[i]
 	j := min(max(laneIndex(p, m.view.lane)+d, 0), len(p.Containers))
 	if j == 0 {
 		m.view.lane = ""
@@ -149,7 +149,7 @@ func (m *Model) movePod(d int) {
 		m.view.cursor = -1
 	}
 	m.view.pod = m.snap.Pods[i].UID
-	if laneIndex(&m.snap.Pods[i], m.view.lane) < 0 {
+	if laneIndex(m.snap.Pods[i], m.view.lane) < 0 {
 		m.view.lane = ""
 	}
 }
@@ -185,7 +185,7 @@ func (m *Model) toggleFollow() {
 	if m.view.follow {
 		f := m.frame()
 		if p := f.pod(); p != nil {
-			_, m.view.frozenEnd = f.axisSpan(*p, f.jobOf(p))
+			_, m.view.frozenEnd = f.axisSpan(p, f.jobOf(p))
 		}
 	}
 	m.view.follow = !m.view.follow
@@ -199,6 +199,6 @@ func (m *Model) fitSpan() time.Duration {
 		return minSpan
 	}
 	f.view.zoom = 0
-	start, end := f.axisSpan(*p, f.jobOf(p))
+	start, end := f.axisSpan(p, f.jobOf(p))
 	return end.Sub(start)
 }

@@ -5,25 +5,49 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // Plain prints timelines as plain text, for output that is not a terminal: one line per
 // milestone as it becomes known, then a summary. It prints no escape sequences, and the same
-// snapshots give the same text.
+// snapshots give the same text. Each Update reads only what changed since the last one: the
+// pods, runs and blocks of the pod row that the snapshots do not share.
 type Plain struct {
 	w       io.Writer
-	printed map[string]bool               // milestones printed, by plainKey
+	pods    map[string]*plainPod          // by pod UID
+	jobs    map[string]map[plainKey]bool  // printed keys, by job UID
 	last    map[string]timeline.Milestone // the last milestone printed, by pod or job UID
 	notes   map[string]bool
 	ownerW  int // the widest owner printed so far, to keep the columns aligned
 	err     error
+	printed int
+}
+
+// plainPod is what Plain has seen of one pod.
+type plainPod struct {
+	pod     *timeline.Pod
+	runs    map[string][]*timeline.Run // the lanes' runs as last seen, by container
+	printed map[plainKey]bool
+}
+
+// plainKey identifies a milestone across snapshots: a later count of the same Event is new,
+// and so is each ready (or not-ready) of the pod row.
+type plainKey struct {
+	lane    string
+	kind    timeline.MilestoneKind
+	attempt int32
+	reason  string
+	count   int32
+	nth     int       // the job lane's nth milestone of the kind
+	at      time.Time // the pod row's ready and not-ready: when
 }
 
 // NewPlain returns a Plain printer writing to w.
 func NewPlain(w io.Writer) *Plain {
-	return &Plain{w: w, printed: map[string]bool{}, last: map[string]timeline.Milestone{}, notes: map[string]bool{}}
+	return &Plain{w: w, pods: map[string]*plainPod{}, jobs: map[string]map[plainKey]bool{},
+		last: map[string]timeline.Milestone{}, notes: map[string]bool{}}
 }
 
 // Err returns the first error writing to the output, if any.
@@ -36,46 +60,41 @@ func (p *Plain) printf(format string, args ...any) {
 	_, p.err = fmt.Fprintf(p.w, format, args...)
 }
 
-// plainMilestone is a milestone and the pod or job it belongs to.
+// plainMilestone is a milestone to print and the pod or job it belongs to.
 type plainMilestone struct {
 	owner, uid string // the pod's name or "job/<name>", and its UID
 	lane       string
-	m          timeline.Milestone
-	order      int
-}
-
-// plainKey identifies a milestone across snapshots: a later count of the same Event is new.
-func plainKey(pm plainMilestone) string {
-	m := pm.m
-	return fmt.Sprintf("%s|%s|%s|%d|%s|%d", pm.uid, pm.lane, m.Kind, m.Attempt, m.Reason, m.Count)
+	m          *timeline.Milestone
 }
 
 // Update prints the milestones of s not printed before, in time order, and notes about the
 // data not printed before.
 func (p *Plain) Update(s timeline.Snapshot) {
 	var fresh []plainMilestone
-	add := func(owner, uid, lane string, ms []timeline.Milestone) {
-		for _, m := range ms {
-			pm := plainMilestone{owner: owner, uid: uid, lane: lane, m: m, order: len(fresh)}
-			if !p.printed[plainKey(pm)] {
-				fresh = append(fresh, pm)
+	for _, pod := range s.Pods {
+		fresh = p.podFresh(pod, fresh)
+	}
+	for _, j := range s.Jobs {
+		printed := p.jobs[j.UID]
+		if printed == nil {
+			printed = map[plainKey]bool{}
+			p.jobs[j.UID] = printed
+		}
+		nth := map[timeline.MilestoneKind]int{}
+		for i := range j.Milestones {
+			m := &j.Milestones[i]
+			k := plainKey{lane: "job", kind: m.Kind, reason: m.Reason, count: m.Count, nth: nth[m.Kind]}
+			nth[m.Kind]++
+			if !printed[k] {
+				printed[k] = true
+				fresh = append(fresh, plainMilestone{owner: "job/" + j.Name, uid: j.UID, lane: "job", m: m})
 			}
 		}
 	}
-	for _, pod := range s.Pods {
-		add(pod.Name, pod.UID, "", pod.Milestones)
-		for _, c := range pod.Containers {
-			add(pod.Name, pod.UID, c.Name, c.Milestones)
-		}
-	}
-	for _, j := range s.Jobs {
-		add("job/"+j.Name, j.UID, "job", j.Milestones)
-	}
-	sort.SliceStable(fresh, func(i, j int) bool { return timeline.Before(&fresh[i].m, &fresh[j].m) })
+	sort.SliceStable(fresh, func(i, j int) bool { return timeline.Before(fresh[i].m, fresh[j].m) })
 	for _, pm := range fresh {
-		p.printed[plainKey(pm)] = true
 		p.printMilestone(pm)
-		p.last[pm.uid] = pm.m
+		p.last[pm.uid] = *pm.m
 	}
 	for _, n := range s.Notes {
 		if !p.notes[n] {
@@ -85,10 +104,57 @@ func (p *Plain) Update(s timeline.Snapshot) {
 	}
 }
 
+// podFresh adds to fresh the milestones of pod that were not printed: only the pod row's
+// changed blocks and the lanes' changed runs are read.
+func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMilestone {
+	pp := p.pods[pod.UID]
+	if pp == nil {
+		pp = &plainPod{runs: map[string][]*timeline.Run{}, printed: map[plainKey]bool{}}
+		p.pods[pod.UID] = pp
+	}
+	if pp.pod == pod {
+		return fresh
+	}
+	var old timeline.Seq[timeline.Milestone]
+	if pp.pod != nil {
+		old = pp.pod.Milestones
+	}
+	for _, m := range pod.Milestones.ChangedSince(old) {
+		k := plainKey{kind: m.Kind, reason: m.Reason, count: m.Count}
+		if m.Kind == timeline.MReady || m.Kind == timeline.MNotReady {
+			k.at = m.At // the pod row has one per change of the Ready condition
+		}
+		if !pp.printed[k] {
+			pp.printed[k] = true
+			fresh = append(fresh, plainMilestone{owner: pod.Name, uid: pod.UID, m: m})
+		}
+	}
+	for ci := range pod.Containers {
+		c := &pod.Containers[ci]
+		seen := pp.runs[c.Name]
+		for ri, r := range c.Runs {
+			if ri < len(seen) && seen[ri] == r {
+				continue
+			}
+			for i := range r.Milestones {
+				m := &r.Milestones[i]
+				k := plainKey{lane: c.Name, kind: m.Kind, attempt: m.Attempt, reason: m.Reason, count: m.Count}
+				if !pp.printed[k] {
+					pp.printed[k] = true
+					fresh = append(fresh, plainMilestone{owner: pod.Name, uid: pod.UID, lane: c.Name, m: m})
+				}
+			}
+		}
+		pp.runs[c.Name] = c.Runs
+	}
+	pp.pod = pod
+	return fresh
+}
+
 // printMilestone prints one milestone line: owner, offset ± bound, gap from the last printed
 // milestone of the same owner, lane, kind, source and details.
 func (p *Plain) printMilestone(pm plainMilestone) {
-	m := pm.m
+	m := *pm.m
 	gap := "-"
 	if prev, ok := p.last[pm.uid]; ok {
 		gap = "Δ" + fmtSpan(between(prev, m))
@@ -104,6 +170,7 @@ func (p *Plain) printMilestone(pm plainMilestone) {
 	line := fmt.Sprintf("%-*s  %-13s  %-14s  %-12s  %-12s  %-8s  %s", p.ownerW, pm.owner, fmtSpan(m.Offset), gap,
 		lane, kindName(m), m.Source, detail(m))
 	p.printf("%s\n", strings.TrimRight(line, " "))
+	p.printed++
 }
 
 // between is the time from milestone a to milestone b, bounded by their intervals.
@@ -141,16 +208,16 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		if len(conds) > 0 {
 			p.printf("  conditions: %s\n", strings.Join(conds, " → "))
 		}
-		p.findings(j.Findings)
+		p.findings(s.JobFindings(j), "")
 	}
 }
 
-func (p *Plain) podSummary(pod timeline.Pod) {
+func (p *Plain) podSummary(pod *timeline.Pod) {
 	p.printf("pod %s in %s (uid %s)", pod.Name, pod.Namespace, pod.UID)
 	if pod.Node != "" {
 		p.printf(" on %s", pod.Node)
 	}
-	if pod.Owner != "" {
+	if pod.Owner != nil {
 		p.printf(", owned by %s", pod.Owner)
 	}
 	p.printf(": %s, phase %s", pod.Status, pod.Phase)
@@ -182,10 +249,11 @@ func (p *Plain) podSummary(pod timeline.Pod) {
 			p.printf("    %s%s  %s\n", g.Name, strings.Repeat(" ", w-len([]rune(g.Name))), gapValue(g.Span))
 		}
 	}
-	p.findings(pod.Findings)
+	p.findings(pod.Findings(), pod.Name)
 }
 
-func (p *Plain) findings(fs []timeline.Finding) {
+// findings prints findings; those of a pod other than within name it.
+func (p *Plain) findings(fs []timeline.Finding, within string) {
 	if len(fs) == 0 {
 		return
 	}
@@ -194,6 +262,9 @@ func (p *Plain) findings(fs []timeline.Finding) {
 		text := f.Text
 		if f.Container != "" && !strings.Contains(text, f.Container) {
 			text = f.Container + ": " + text
+		}
+		if f.Pod != "" && f.Pod != within {
+			text = "pod " + f.Pod + ": " + text
 		}
 		p.printf("    %s: %s\n", f.Severity, text)
 	}

@@ -17,11 +17,12 @@ func TestPlain(t *testing.T) {
 	early := fixture()
 	early.Pods = early.Pods[:1]
 	early.Jobs = nil
-	pod := &early.Pods[0]
-	pod.Milestones = pod.Milestones[:3]
+	pod := early.Pods[0]
+	pod.Milestones = timeline.SeqOf(pod.Milestones.Slice()[:3]...)
 	for i := range pod.Containers {
 		c := &pod.Containers[i]
-		c.Milestones = c.Milestones[:min(2, len(c.Milestones))]
+		ms := c.Milestones()
+		*c = fixtureLane(timeline.Container{Name: c.Name, Kind: c.Kind, State: c.State}, pod.Created, ms[:min(2, len(ms))], nil)
 	}
 	p.Update(early)
 	b.WriteString("--- update\n")
@@ -30,9 +31,9 @@ func TestPlain(t *testing.T) {
 	p.Update(full)
 	more := fixture()
 	more.Notes = []string{"this machine's clock and the API server's disagree"}
-	bo := &more.Pods[0].Containers[1].Milestones[7]
-	if bo.Kind != timeline.MBackOff {
-		t.Fatalf("fixture changed: milestone 7 of the sidecar is %s", bo.Kind)
+	bo := more.Pods[0].Containers[1].Find(timeline.MBackOff, 1)
+	if bo == nil {
+		t.Fatalf("fixture changed: the sidecar has no back-off #1")
 	}
 	bo.Count = 3
 	b.WriteString("--- back-off again\n")

@@ -218,13 +218,8 @@ func buildMarks(rec []timeline.Observation) map[string][]time.Time {
 		}
 		s := b.Snapshot()
 		for _, p := range s.Pods {
-			for _, m := range p.Milestones {
-				note(p.UID, t, m, "")
-			}
-			for _, c := range p.Containers {
-				for _, m := range c.Milestones {
-					note(p.UID, t, m, c.Name)
-				}
+			for _, r := range p.Rows() {
+				note(p.UID, t, *r.Milestone, r.Lane)
 			}
 		}
 		for _, j := range s.Jobs {

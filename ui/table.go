@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -10,26 +9,22 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// msRow is one row of the milestone table: a milestone and the lane it is on.
+// msRow is one row of the milestone table: a milestone, the lane it is on, and its gap from the
+// row before.
 type msRow struct {
 	m    timeline.Milestone
 	lane string // the container's name; empty for the pod row
 	kind timeline.ContainerKind
+	gap  *timeline.Span
 }
 
 // milestoneRows lists a pod's milestones, its own and its containers', in the timeline's order
 // (the one each milestone's gap refers to).
-func milestoneRows(p timeline.Pod) []msRow {
-	var rows []msRow
-	for _, m := range p.Milestones {
-		rows = append(rows, msRow{m: m})
+func milestoneRows(p *timeline.Pod) []msRow {
+	rows := make([]msRow, 0, len(p.Rows()))
+	for _, r := range p.Rows() {
+		rows = append(rows, msRow{m: *r.Milestone, lane: r.Lane, kind: r.Kind, gap: r.Gap})
 	}
-	for _, c := range p.Containers {
-		for _, m := range c.Milestones {
-			rows = append(rows, msRow{m: m, lane: c.Name, kind: c.Kind})
-		}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return timeline.Before(&rows[i].m, &rows[j].m) })
 	return rows
 }
 
@@ -76,15 +71,15 @@ func detail(m timeline.Milestone) string {
 	return strings.Join(parts, ", ")
 }
 
-// gapText is a milestone's gap from the previous one, e.g. "Δ+0.25s ±0.50", or without the ±.
-func gapText(m timeline.Milestone, plus bool) string {
+// gapText is a row's gap from the previous one, e.g. "Δ+0.25s ±0.50", or without the ±.
+func gapText(gap *timeline.Span, plus bool) string {
 	switch {
-	case m.Gap == nil:
+	case gap == nil:
 		return ""
 	case plus:
-		return "Δ" + fmtSpan(*m.Gap)
+		return "Δ" + fmtSpan(*gap)
 	default:
-		return "Δ" + fmtSigned(m.Gap.Value)
+		return "Δ" + fmtSigned(gap.Value)
 	}
 }
 
@@ -102,7 +97,7 @@ func newTableCols(rows []msRow, width int) tableCols {
 		c.lane = max(c.lane, lipgloss.Width(laneName(r.lane)))
 		c.kind = max(c.kind, lipgloss.Width(kindName(r.m)))
 		c.offset = max(c.offset, lipgloss.Width(fmtOffset(r.m, mid)))
-		c.gap = max(c.gap, lipgloss.Width(gapText(r.m, full)))
+		c.gap = max(c.gap, lipgloss.Width(gapText(r.gap, full)))
 	}
 	c.offset = max(c.offset, len("OFFSET"))
 	c.kind = min(max(c.kind, len("MILESTONE")), 14)
@@ -190,7 +185,7 @@ func renderTable(f *frame, rows []msRow, height int) []string {
 		if r.m.Source == timeline.SourceInferred && !styled {
 			source, kind = st.Inferred.Render(source), st.Inferred.Render(pad(kind, c.kind))
 		}
-		line := c.line(sel, fmtOffset(r.m, f.width >= 60), gapText(r.m, c.source > 0), laneName(r.lane), kind, detail(r.m), source)
+		line := c.line(sel, fmtOffset(r.m, f.width >= 60), gapText(r.gap, c.source > 0), laneName(r.lane), kind, detail(r.m), source)
 		line = strings.TrimRight(line, " ")
 		if styled {
 			line = style.Render(line)

@@ -81,7 +81,7 @@ func renderWaiting(f *frame, h int) []string {
 			f.st.Text.Render(j.Name), j.Status, j.Active, j.Succeeded, j.Failed))
 		origin = j.Created
 	}
-	evs := podEvents(f.snap.Events, nil, nil)
+	evs := f.snap.Events()
 	if len(evs) > 0 && origin.IsZero() {
 		origin = evs[0].At
 	}
@@ -133,23 +133,23 @@ const (
 // table with the gaps and findings, and the recent events.
 func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	job := f.jobOf(p)
-	l := newLaneLayout(*p, job, f.width)
-	start, end := f.axisSpan(*p, job)
+	l := newLaneLayout(p, job, f.width)
+	start, end := f.axisSpan(p, job)
 	w := window{start: start, end: end, width: l.barW}
 	nLanes := 1 + len(p.Containers)
 	if job != nil {
 		nLanes++
 	}
-	out := renderLanes(f, *p, job, l, w, min(nLanes, h-1))
+	out := renderLanes(f, p, job, l, w, min(nLanes, h-1))
 	out = append(out, pad(f.st.Muted.Render(axisInfo(f)), l.labelW)+renderAxis(w, p.Created, f.st))
 	rest := h - len(out)
 	if f.view.showHelp {
 		return append(out, renderHelp(f, rest)...)
 	}
 
-	rows := milestoneRows(*p)
-	findings := findingLines(f, podFindings(p, job))
-	evs := podEvents(f.snap.Events, p, job)
+	rows := milestoneRows(p)
+	findings := findingLines(f, podFindings(f.snap, p, job))
+	evs := podEvents(p, job)
 	legend := wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
 	gapLines := len(renderGaps(f, p.Gaps, len(p.Gaps)))
 	notes := gapLines + len(findings)
@@ -188,11 +188,11 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 }
 
 // podFindings are the pod's findings and its job's, less those the job repeats from this pod.
-func podFindings(p *timeline.Pod, job *timeline.Job) []timeline.Finding {
-	out := append([]timeline.Finding(nil), p.Findings...)
+func podFindings(s timeline.Snapshot, p *timeline.Pod, job *timeline.Job) []timeline.Finding {
+	out := append([]timeline.Finding(nil), p.Findings()...)
 	if job != nil {
-		for _, f := range job.Findings {
-			if !strings.HasPrefix(f.Text, "pod "+p.Name+": ") {
+		for _, f := range s.JobFindings(job) {
+			if f.Pod != p.Name {
 				out = append(out, f)
 			}
 		}

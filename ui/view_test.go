@@ -63,11 +63,12 @@ func TestViewRunningPod(t *testing.T) {
 // TestViewSizes draws sizes from 1x1 to 130x45 and checks each view fits: the job's pod with
 // and without the help, the waiting view, a replay, and a pod with hardly any data.
 func TestViewSizes(t *testing.T) {
-	odd := timeline.Snapshot{Pods: []timeline.Pod{{UID: "odd", Name: "odd",
+	odd := timeline.Snapshot{Pods: []*timeline.Pod{{UID: "odd", Name: "odd",
 		Containers: []timeline.Container{{Name: "a-container-with-a-very-long-name-indeed", Kind: "strange",
-			Segments:   []timeline.Segment{{State: timeline.StateRunning, From: at(5), To: at(1)}},
-			Milestones: []timeline.Milestone{{Kind: "unheard-of", At: at(-3)}}}}}},
-		Events: []timeline.Event{{Object: "Pod/odd", Message: strings.Repeat("long ", 50)}}}
+			Runs: []*timeline.Run{{
+				Changes:    []timeline.StateChange{{State: timeline.StateRunning, At: at(5)}},
+				Milestones: []timeline.Milestone{{Kind: "unheard-of", At: at(-3)}}}}}},
+		Events: timeline.SeqOf(timeline.Event{Object: "Pod/odd", Message: strings.Repeat("long ", 50)})}}}
 	for _, styles := range []Styles{plainStyles(), colourStyles()} {
 		models := map[string]Model{
 			"job pod":   liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, styles),
@@ -103,6 +104,7 @@ func manyPods() timeline.Snapshot {
 	s := fixture()
 	p := jobPod()
 	p.UID = "uid-many"
+	p.Containers = append([]timeline.Container(nil), p.Containers...)
 	for i := range 9 {
 		c := p.Containers[2]
 		c.Name = fmt.Sprintf("app-%d", i)

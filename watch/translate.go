@@ -56,7 +56,7 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 		o.GracePeriod = corev1.DefaultTerminationGracePeriodSeconds
 	}
 	if ref := metav1.GetControllerOf(p); ref != nil {
-		o.OwnerKind, o.OwnerName = ref.Kind, ref.Name
+		o.OwnerKind, o.OwnerName, o.OwnerUID = ref.Kind, ref.Name, string(ref.UID)
 	}
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),

@@ -65,9 +65,9 @@ func (c untilCondition) met(t watch.Target, s timeline.Snapshot) bool {
 
 // podReady reports whether the pod's Ready condition is True now: its last ready or not-ready
 // milestone is ready.
-func podReady(p timeline.Pod) bool {
+func podReady(p *timeline.Pod) bool {
 	ready := false
-	for _, m := range p.Milestones {
+	for _, m := range p.Milestones.All() {
 		switch m.Kind {
 		case timeline.MReady:
 			ready = true

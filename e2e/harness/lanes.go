@@ -5,32 +5,37 @@ package harness
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // KindPreStop is the milestone of a preStop hook's start: the kubelet reports Killing and runs
-// the hook before it signals the container. It is spelled out here until the timeline package
-// names it (timeline.MPreStop).
-const KindPreStop = timeline.MilestoneKind("prestop")
+// the hook before it signals the container.
+const KindPreStop = timeline.MPreStop
 
 // Milestones are the milestones of the container's lane, or of the pod row when container is
 // empty, in the timeline's order; nil when there is no such lane. It is the one place that
 // reads a lane's milestones, so that a change in the shape of timeline.Container touches only it.
 func Milestones(p *timeline.Pod, container string) []*timeline.Milestone {
-	ms := p.Milestones
-	if container != "" {
-		c := FindContainer(p, container)
-		if c == nil {
-			return nil
+	var out []*timeline.Milestone
+	if container == "" {
+		for _, m := range p.Milestones.All() {
+			out = append(out, m)
 		}
-		ms = c.Milestones
+		return out
 	}
-	out := make([]*timeline.Milestone, 0, len(ms))
-	for i := range ms {
-		out = append(out, &ms[i])
+	c := FindContainer(p, container)
+	if c == nil {
+		return nil
 	}
+	for _, r := range c.Runs {
+		for i := range r.Milestones {
+			out = append(out, &r.Milestones[i])
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return timeline.Before(out[i], out[j]) })
 	return out
 }
 

@@ -23,13 +23,7 @@ import (
 const watchingLine = "sidecar-top: watching "
 
 // Timeline is what `sidecar-top replay FILE -o json` prints: the final timeline and what it is of.
-type Timeline struct {
-	Kind      string `json:"kind"`
-	Version   int    `json:"version"`
-	Namespace string `json:"namespace"`
-	Target    string `json:"target"`
-	timeline.Snapshot
-}
+type Timeline = timeline.Document
 
 // Record is a running `sidecar-top record` subprocess.
 type Record struct {

@@ -81,7 +81,7 @@ func report(out io.Writer, n int, sc harness.PodScenario, r *harness.Run) (int, 
 	if len(r.Timeline.Pods) != 1 {
 		return 0, fmt.Errorf("scenario %d: the timeline has %d pods, want 1", n, len(r.Timeline.Pods))
 	}
-	p := &r.Timeline.Pods[0]
+	p := r.Timeline.Pods[0]
 	fmt.Fprintf(out, "Scenario %d: %s\n", n, sc.Title)
 	fmt.Fprintf(out, "pod %s/%s\n\n", r.Namespace, p.Name)
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)

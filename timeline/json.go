@@ -1,0 +1,149 @@
+package timeline
+
+import (
+	"encoding/json"
+	"sort"
+	"time"
+)
+
+// podJSON is a Pod as JSON output writes it: every milestone with its gap from the one before
+// in the pod's time order, each lane's milestones and segments as flat lists, and the findings.
+type podJSON struct {
+	Namespace  string          `json:"namespace"`
+	Name       string          `json:"name"`
+	UID        string          `json:"uid"`
+	Node       string          `json:"node,omitempty"`
+	Owner      *OwnerRef       `json:"owner,omitempty"`
+	Created    time.Time       `json:"created"`
+	Phase      string          `json:"phase"`
+	Status     string          `json:"status"`
+	Deleted    bool            `json:"deleted,omitempty"`
+	LastSeen   time.Time       `json:"lastSeen"`
+	Statuses   []StatusChange  `json:"statuses"`
+	Milestones []Milestone     `json:"milestones"`
+	Containers []containerJSON `json:"containers"`
+	Gaps       []Gap           `json:"gaps,omitempty"`
+	Findings   []Finding       `json:"findings,omitempty"`
+}
+
+type containerJSON struct {
+	Name         string        `json:"name"`
+	Kind         ContainerKind `json:"kind"`
+	RestartCount int32         `json:"restartCount"`
+	State        string        `json:"state"`
+	Milestones   []Milestone   `json:"milestones"`
+	Segments     []Segment     `json:"segments"`
+}
+
+// MarshalJSON writes the pod as JSON output shows it (see podJSON).
+func (p *Pod) MarshalJSON() ([]byte, error) {
+	gaps := map[*Milestone]*Span{}
+	for _, r := range p.Rows() {
+		gaps[r.Milestone] = r.Gap
+	}
+	placed := func(m *Milestone) Milestone {
+		c := *m
+		c.Gap = gaps[m]
+		return c
+	}
+	out := podJSON{Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node, Owner: p.Owner,
+		Created: p.Created, Phase: p.Phase, Status: p.Status, Deleted: p.Deleted,
+		LastSeen: p.LastSeen, Statuses: p.Statuses, Milestones: []Milestone{},
+		Containers: []containerJSON{}, Gaps: p.Gaps, Findings: p.Findings()}
+	for _, m := range p.Milestones.All() {
+		out.Milestones = append(out.Milestones, placed(m))
+	}
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		cj := containerJSON{Name: c.Name, Kind: c.Kind, RestartCount: c.RestartCount, State: c.State,
+			Milestones: []Milestone{}, Segments: c.Segments()}
+		for _, r := range c.Runs {
+			for j := range r.Milestones {
+				cj.Milestones = append(cj.Milestones, placed(&r.Milestones[j]))
+			}
+		}
+		sort.SliceStable(cj.Milestones, func(i, j int) bool { return Before(&cj.Milestones[i], &cj.Milestones[j]) })
+		if cj.Segments == nil {
+			cj.Segments = []Segment{}
+		}
+		out.Containers = append(out.Containers, cj)
+	}
+	return json.Marshal(out)
+}
+
+// UnmarshalJSON reads a pod as MarshalJSON writes it: each lane's milestones go into runs by
+// attempt, its segments become the first run's state changes.
+func (p *Pod) UnmarshalJSON(b []byte) error {
+	var in podJSON
+	if err := json.Unmarshal(b, &in); err != nil {
+		return err
+	}
+	*p = Pod{Namespace: in.Namespace, Name: in.Name, UID: in.UID, Node: in.Node, Owner: in.Owner,
+		Created: in.Created, Phase: in.Phase, Status: in.Status, Deleted: in.Deleted,
+		LastSeen: in.LastSeen, Statuses: in.Statuses, Milestones: SeqOf(in.Milestones...), Gaps: in.Gaps,
+		memo: &podMemo{findings: in.Findings}}
+	p.memo.findingsOnce.Do(func() {})
+	for _, cj := range in.Containers {
+		c := Container{Name: cj.Name, Kind: cj.Kind, RestartCount: cj.RestartCount, State: cj.State, Since: p.Created}
+		for _, m := range cj.Milestones {
+			r := c.Run(m.Attempt)
+			if r == nil {
+				r = &Run{Attempt: m.Attempt}
+				c.Runs = insertRun(c.Runs, r)
+			}
+			r.Milestones = append(r.Milestones, m)
+		}
+		for i, s := range cj.Segments {
+			if len(c.Runs) == 0 {
+				c.Runs = []*Run{{}}
+			}
+			if i == 0 && s.State == StatePending {
+				continue // the lane's beginning: Since
+			}
+			c.Runs[0].Changes = append(c.Runs[0].Changes, StateChange{At: s.From, State: s.State, Reason: s.Reason})
+			if i == len(cj.Segments)-1 && !s.To.IsZero() {
+				c.End = s.To
+			}
+		}
+		p.Containers = append(p.Containers, c)
+	}
+	return nil
+}
+
+// Document is what -o json prints: a final timeline and what it is of. Making one costs a pass
+// over everything (rows, findings, the events merged): it is for the end, not for every frame.
+type Document struct {
+	Kind      string        `json:"kind"`
+	Version   int           `json:"version"`
+	Namespace string        `json:"namespace,omitempty"`
+	Target    string        `json:"target,omitempty"`
+	Pods      []*Pod        `json:"pods"`
+	Jobs      []JobDocument `json:"jobs,omitempty"`
+	Events    []Event       `json:"events,omitempty"`
+	Notes     []string      `json:"notes,omitempty"`
+}
+
+// JobDocument is a Job with the warnings of its pods.
+type JobDocument struct {
+	*Job
+	Findings []Finding `json:"findings,omitempty"`
+}
+
+// The kind and version of a Document.
+const (
+	DocumentKind    = "SidecarTopTimeline"
+	DocumentVersion = 1
+)
+
+// NewDocument is the Document of s.
+func NewDocument(namespace, target string, s Snapshot) Document {
+	d := Document{Kind: DocumentKind, Version: DocumentVersion, Namespace: namespace, Target: target,
+		Pods: s.Pods, Events: s.Events(), Notes: s.Notes}
+	if d.Pods == nil {
+		d.Pods = []*Pod{}
+	}
+	for _, j := range s.Jobs {
+		d.Jobs = append(d.Jobs, JobDocument{Job: j, Findings: s.JobFindings(j)})
+	}
+	return d
+}

@@ -1,0 +1,117 @@
+package timeline
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// kindRank orders milestones that share a time in the order they happen.
+var kindRank = map[MilestoneKind]int{
+	MCreated: 0, MScheduled: 1, MWaiting: 2, MStart: 3, MRestart: 3, MStarted: 4, MInitialized: 5,
+	MReady: 6, MContainersReady: 6, MProbeFailed: 7, MNotReady: 8, MBackOff: 8, MDeleting: 9,
+	MPreStop: 10, MSigterm: 10, MExit: 11, MPhase: 12, MCondition: 12, MDeleted: 13,
+}
+
+func sortMilestones(ms []Milestone) {
+	sort.SliceStable(ms, func(i, j int) bool { return Before(&ms[i], &ms[j]) })
+}
+
+// Before orders milestones by time; at the same time an inferred one goes after the facts it
+// was inferred from, and then kinds go in the order they happen. Each milestone's Gap is from
+// the one before it in this order, so views list them in it.
+func Before(a, b *Milestone) bool {
+	if !a.At.Equal(b.At) {
+		return a.At.Before(b.At)
+	}
+	if ai, bi := a.Source == SourceInferred, b.Source == SourceInferred; ai != bi {
+		return bi
+	}
+	return kindRank[a.Kind] < kindRank[b.Kind]
+}
+
+func statusField(k ContainerKind) string {
+	switch k {
+	case KindInit, KindSidecar:
+		return "initContainerStatuses"
+	case KindEphemeral:
+		return "ephemeralContainerStatuses"
+	}
+	return "containerStatuses"
+}
+
+// signalName names the signal that ended a container: the status's signal field if set, else the
+// shell convention 128+n of the exit code.
+func signalName(signal, exitCode int32) string {
+	n := signal
+	if n == 0 && exitCode > 128 && exitCode < 160 {
+		n = exitCode - 128
+	}
+	switch n {
+	case 0:
+		return ""
+	case 1:
+		return "SIGHUP"
+	case 2:
+		return "SIGINT"
+	case 3:
+		return "SIGQUIT"
+	case 6:
+		return "SIGABRT"
+	case 9:
+		return "SIGKILL"
+	case 11:
+		return "SIGSEGV"
+	case 15:
+		return "SIGTERM"
+	}
+	return fmt.Sprintf("signal %d", n)
+}
+
+// stateText is a container's latest state as a short phrase.
+func stateText(cs *ContainerStatus) string {
+	switch {
+	case cs == nil:
+		return "no status yet"
+	case cs.Waiting != nil:
+		return "waiting: " + cs.Waiting.Reason
+	case cs.Running != nil && cs.Ready:
+		return "running, ready"
+	case cs.Running != nil && cs.Started != nil && *cs.Started:
+		return "running, started, not ready"
+	case cs.Running != nil:
+		return "running, not ready"
+	case cs.Terminated != nil:
+		s := fmt.Sprintf("terminated: exit %d", cs.Terminated.ExitCode)
+		if sig := signalName(cs.Terminated.Signal, cs.Terminated.ExitCode); sig != "" {
+			s += " (" + sig + ")"
+		} else if cs.Terminated.Reason != "" {
+			s += " (" + cs.Terminated.Reason + ")"
+		}
+		return s
+	}
+	return "unknown"
+}
+
+func earlier(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
+// exitAfter moves an exit's estimate into the part of its interval after the SIGTERM that
+// caused it, so that the two read in the order they happened.
+func exitAfter(exit, sigterm *Milestone) {
+	if exit == nil || !sigterm.At.After(exit.Earliest) || sigterm.At.After(exit.Latest) {
+		return
+	}
+	exit.At = interval{sigterm.At, exit.Latest}.mid()
+}
