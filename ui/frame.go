@@ -47,9 +47,9 @@ const (
 	msgError
 )
 
-// frame gathers what the view draws. Live, now is the last tick but never before the last
+// frameView gathers what the view draws. Live, now is the last tick but never before the last
 // thing seen, so a snapshot never reaches past the axis.
-func (m *Model) frame() frame {
+func (m *Model) frameView() frame {
 	f := frame{
 		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles,
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
@@ -59,19 +59,19 @@ func (m *Model) frame() frame {
 		if seen := latestSeen(m.snap); seen.After(f.now) {
 			f.now = seen
 		}
+	} else if r := m.frame.Replay; r != nil {
+		f.replay = replayInfo{pos: r.Pos, total: r.Total, speed: speedLabel(r.Speed), paused: r.Paused,
+			ended: r.AtEnd, empty: r.Empty}
 	} else {
-		f.replay = replayInfo{
-			pos: m.rp.playhead.Sub(m.rp.start()), total: m.rp.end().Sub(m.rp.start()),
-			speed: speedLabel(m.rp.speed), paused: m.rp.paused, ended: m.rp.atEnd(),
-			empty: len(m.rp.rec) == 0,
-		}
+		f.replay = replayInfo{empty: true}
 	}
-	if m.watchErr != nil {
-		f.messages = append(f.messages, statusMessage{"watch error: " + m.watchErr.Error(), msgError})
+	if err := m.frame.WatchErr; err != nil {
+		f.messages = append(f.messages, statusMessage{"watch error: " + err.Error(), msgError})
 	}
 	switch {
-	case m.feedEnded && m.feedErr != nil:
-		f.messages = append(f.messages, statusMessage{"watch ended: " + m.feedErr.Error(), msgError})
+	case m.cfg.Mode == Replay:
+	case m.feedEnded && m.frame.Err != nil:
+		f.messages = append(f.messages, statusMessage{"watch ended: " + m.frame.Err.Error(), msgError})
 	case m.feedEnded:
 		f.messages = append(f.messages, statusMessage{"watch ended", msgDone})
 	}

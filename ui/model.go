@@ -1,29 +1,27 @@
 package ui
 
 import (
-	"sort"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// Mode says where the model's observations come from.
+// Mode says where the model's frames come from.
 type Mode int
 
 // The modes.
 const (
-	Live   Mode = iota // from a watch, as messages on Config.Feed
-	Replay             // from Config.Recording, played back on a virtual clock
+	Live   Mode = iota // from a watch
+	Replay             // from a recording, played back on a virtual clock the view steers
 )
 
-// Default tick intervals: how often the live view redraws, and the replay clock's step.
-const (
-	DefaultLiveTick   = 200 * time.Millisecond
-	DefaultReplayTick = 100 * time.Millisecond
-)
+// DefaultLiveTick is how often the live view redraws when nothing arrives: the axis follows now.
+const DefaultLiveTick = 200 * time.Millisecond
 
 // Config is what New needs to build a Model.
 type Config struct {
@@ -31,54 +29,55 @@ type Config struct {
 	// words (e.g. "pods -l app=web"); Namespace is its namespace.
 	Target, Namespace string
 	Mode              Mode
-	// Feed carries the watch's messages in Live mode: ObservationsMsg and WatchErrorMsg, and
-	// FeedEndedMsg (or closing the channel) when the watch is over.
-	Feed <-chan tea.Msg
-	// Recording is the whole recording in Replay mode. NewModel sorts a copy by Received.
-	Recording []timeline.Observation
-	// Speed is the replay's initial speed as a multiple of real time; 0 means max: the whole
-	// recording at once.
-	Speed float64
-	// Paused starts a replay paused.
-	Paused bool
+	// Frames brings the player's frames (play.RunLive, play.Replay): each an immutable snapshot
+	// and where the play is. A closed channel, or a frame that says so, ends the watch.
+	Frames <-chan play.Frame
+	// Control steers the replay in Replay mode.
+	Control ReplayControl
 	// Styles are the styles to draw with; the zero value means DefaultStyles.
 	Styles Styles
 	// KeyMap are the key bindings; the zero value means DefaultKeyMap.
 	KeyMap KeyMap
-	// Tick is the redraw interval live and the virtual clock's step in replay; zero means
-	// DefaultLiveTick or DefaultReplayTick.
+	// Tick is the live redraw interval; zero means DefaultLiveTick.
 	Tick time.Duration
 }
 
-// ObservationsMsg brings observations from the watch, in the order they were received.
-type ObservationsMsg []timeline.Observation
+// ReplayControl is what the view asks of a replay; play.Replay is one. No call blocks.
+type ReplayControl interface {
+	TogglePause()
+	CycleSpeed()
+	SetSpeed(float64)
+	SeekEnd()
+	Restart()
+	Step(dir int, uids ...string)
+}
 
-// WatchErrorMsg reports a watch error the watch recovers from; the model shows it and goes on.
-type WatchErrorMsg struct{ Err error }
+// FrameMsg brings a frame from the player.
+type FrameMsg play.Frame
 
-// FeedEndedMsg says the watch is over, with the error that ended it, if any.
-type FeedEndedMsg struct{ Err error }
+// FeedEndedMsg says the player's frames are over.
+type FeedEndedMsg struct{}
 
-// tickMsg is the clock: live it gives now, in replay it moves the playhead.
+// tickMsg is the live clock.
 type tickMsg struct{ at time.Time }
 
-// Listen returns a command that waits for one message on ch and returns it; the model runs it
-// again after each ObservationsMsg and WatchErrorMsg. A closed channel gives FeedEndedMsg.
-func Listen(ch <-chan tea.Msg) tea.Cmd {
+// Listen returns a command that waits for one frame on ch and returns it; the model runs it
+// again after each frame. A closed channel gives FeedEndedMsg.
+func Listen(ch <-chan play.Frame) tea.Cmd {
 	if ch == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		msg, ok := <-ch
+		f, ok := <-ch
 		if !ok {
 			return FeedEndedMsg{}
 		}
-		return msg
+		return FrameMsg(f)
 	}
 }
 
-// Model is the Bubble Tea model of sidecar-top. It owns the timeline.Builder, which only
-// Update touches, and draws the latest Snapshot.
+// Model is the Bubble Tea model of sidecar-top. It holds what the user chose to look at and the
+// latest frame the player handed out, nothing more: the player owns the timeline.
 type Model struct {
 	cfg     Config
 	styles  Styles
@@ -87,18 +86,13 @@ type Model struct {
 	spinner spinner.Model
 	tick    time.Duration
 
-	builder *timeline.Builder
-	snap    timeline.Snapshot
-	now     time.Time // the last tick live, the playhead in replay
+	snap  timeline.Snapshot
+	frame play.Frame
+	now   time.Time // the last tick live, the playhead in replay
 
 	width, height int
 	view          viewState
-
-	watchErr  error
-	feedEnded bool
-	feedErr   error
-
-	rp replay
+	feedEnded     bool
 }
 
 // viewState is what the user chose to look at.
@@ -117,11 +111,10 @@ type viewState struct {
 // settles the terminal's background colour).
 func NewModel(cfg Config) Model {
 	m := Model{
-		cfg:     cfg,
-		builder: timeline.NewBuilder(),
-		help:    help.New(),
-		tick:    cfg.Tick,
-		view:    viewState{autoPod: true, cursor: -1, follow: true},
+		cfg:  cfg,
+		help: help.New(),
+		tick: cfg.Tick,
+		view: viewState{autoPod: true, cursor: -1, follow: true},
 	}
 	m.styles = cfg.Styles
 	if m.styles.States == nil {
@@ -136,24 +129,15 @@ func NewModel(cfg Config) Model {
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {
 		m.tick = DefaultLiveTick
-		if cfg.Mode == Replay {
-			m.tick = DefaultReplayTick
-		}
-	}
-	if cfg.Mode == Replay {
-		rec := append([]timeline.Observation(nil), cfg.Recording...)
-		sort.SliceStable(rec, func(i, j int) bool { return rec[i].Received.Before(rec[j].Received) })
-		m.rp = replay{rec: rec, marks: &markCache{}, speed: max(cfg.Speed, 0), paused: cfg.Paused}
-		m.restart()
 	}
 	return m
 }
 
-// Init starts the clock, the feed listener and, live, the waiting spinner.
+// Init starts the frame listener and, live, the clock and the waiting spinner.
 func (m Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{m.tickCmd()}
+	cmds := []tea.Cmd{Listen(m.cfg.Frames)}
 	if m.cfg.Mode == Live {
-		cmds = append(cmds, Listen(m.cfg.Feed), m.spinner.Tick)
+		cmds = append(cmds, m.tickCmd(), m.spinner.Tick)
 	}
 	return tea.Batch(cmds...)
 }
@@ -172,23 +156,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	case tickMsg:
-		if m.cfg.Mode == Replay {
-			m.advance()
-		} else if msg.at.After(m.now) {
+		if msg.at.After(m.now) {
 			m.now = msg.at
 		}
 		return m, m.tickCmd()
-	case ObservationsMsg:
-		if m.cfg.Mode != Live {
+	case FrameMsg:
+		m.show(play.Frame(msg))
+		if msg.Ended {
+			m.feedEnded = true
 			return m, nil
 		}
-		m.apply(msg)
-		return m, Listen(m.cfg.Feed)
-	case WatchErrorMsg:
-		m.watchErr = msg.Err
-		return m, Listen(m.cfg.Feed)
+		return m, Listen(m.cfg.Frames)
 	case FeedEndedMsg:
-		m.feedEnded, m.feedErr = true, msg.Err
+		m.feedEnded = true
 		return m, nil
 	case spinner.TickMsg:
 		if len(m.snap.Pods) > 0 {
@@ -201,26 +181,17 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-// apply adds live observations to the builder and takes a new snapshot. A successful batch
-// clears the last watch error.
-func (m *Model) apply(obs []timeline.Observation) {
-	if len(obs) == 0 {
-		return
+// show takes a frame: its snapshot, and live the time it reaches; a replay's playhead is now.
+func (m *Model) show(f play.Frame) {
+	m.frame, m.snap = f, f.Snapshot
+	if m.cfg.Mode == Replay || f.Now.After(m.now) {
+		m.now = f.Now
 	}
-	for _, o := range obs {
-		m.builder.Apply(o)
-		if o.Received.After(m.now) {
-			m.now = o.Received
-		}
-	}
-	m.snap = m.builder.Snapshot()
-	m.watchErr = nil
 	m.syncSelection()
 }
 
 // Snapshot returns the snapshot the model draws.
 func (m Model) Snapshot() timeline.Snapshot { return m.snap }
 
-// Now returns the time the model draws at: the last tick or observation live, the playhead in
-// replay.
+// Now returns the time the model draws at: the last tick or frame live, the playhead in replay.
 func (m Model) Now() time.Time { return m.now }

@@ -2,13 +2,14 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/google/go-cmp/cmp"
-	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/play"
 )
 
 // press sends key presses to m: single characters as runes, else named keys.
@@ -31,11 +32,11 @@ func press(t *testing.T, m Model, keys ...string) Model {
 }
 
 func TestListen(t *testing.T) {
-	ch := make(chan tea.Msg, 1)
+	ch := make(chan play.Frame, 1)
 	boom := errors.New("boom")
-	ch <- WatchErrorMsg{Err: boom}
-	if got, want := Listen(ch)(), (WatchErrorMsg{Err: boom}); got != want {
-		t.Errorf("Listen() = %v, want %v", got, want)
+	ch <- play.Frame{WatchErr: boom}
+	if got := Listen(ch)(); got.(FrameMsg).WatchErr != boom {
+		t.Errorf("Listen() = %v, want the frame with the watch error", got)
 	}
 	close(ch)
 	if got := Listen(ch)(); got != (FeedEndedMsg{}) {
@@ -122,12 +123,12 @@ func TestZoomAndFollow(t *testing.T) {
 	// Time goes on; the frozen axis stays where it was.
 	next, _ := m.Update(tickMsg{at(60)})
 	m = next.(Model)
-	f := m.frame()
+	f := m.frameView()
 	if _, end := f.axisSpan(f.pod(), f.jobOf(f.pod())); !end.Equal(at(42)) {
 		t.Errorf("frozen axis ends at %v, want %v", end, at(42))
 	}
 	m = press(t, m, "f")
-	f = m.frame()
+	f = m.frameView()
 	if _, end := f.axisSpan(f.pod(), f.jobOf(f.pod())); !end.Equal(at(60)) {
 		t.Errorf("following axis ends at %v, want now %v", end, at(60))
 	}
@@ -181,212 +182,67 @@ func TestResize(t *testing.T) {
 	}
 }
 
-// podObs is a watch event of pod "web" received s seconds after t0.
-func podObs(s float64, typ timeline.WatchType, phase, status string, init, side, app *timeline.ContainerStatus, conds ...timeline.Condition) timeline.Observation {
-	return timeline.Observation{Received: at(s), Type: typ, Pod: &timeline.PodObservation{
-		UID: "uid-web", Namespace: "ns", Name: "web", ResourceVersion: status, Node: "node-1",
-		Created: t0, GracePeriod: 30, RestartPolicy: "Never", Phase: phase, Status: status, Conditions: conds,
-		Containers: []timeline.ContainerObservation{
-			{Name: "init", Kind: timeline.KindInit, Status: init},
-			{Name: "side", Kind: timeline.KindSidecar, HasStartupProbe: true, Status: side},
-			{Name: "app", Kind: timeline.KindApp, Status: app},
-		},
-	}}
+// fakeControl notes what the view asks of a replay.
+type fakeControl struct{ calls []string }
+
+func (c *fakeControl) TogglePause()       { c.calls = append(c.calls, "pause") }
+func (c *fakeControl) CycleSpeed()        { c.calls = append(c.calls, "cycle") }
+func (c *fakeControl) SetSpeed(s float64) { c.calls = append(c.calls, "speed "+speedLabel(s)) }
+func (c *fakeControl) SeekEnd()           { c.calls = append(c.calls, "end") }
+func (c *fakeControl) Restart()           { c.calls = append(c.calls, "restart") }
+func (c *fakeControl) Step(dir int, uids ...string) {
+	c.calls = append(c.calls, fmt.Sprintf("step %d %v", dir, uids))
 }
 
-func running(s int) *timeline.ContainerStatus {
-	f := false
-	return &timeline.ContainerStatus{Started: &f, Running: &timeline.Running{StartedAt: at(float64(s))}}
-}
-
-func ready(s int) *timeline.ContainerStatus {
-	tr := true
-	return &timeline.ContainerStatus{Started: &tr, Ready: true, Running: &timeline.Running{StartedAt: at(float64(s))}}
-}
-
-func exited(from, to int) *timeline.ContainerStatus {
-	f := false
-	return &timeline.ContainerStatus{Started: &f, Terminated: &timeline.Terminated{
-		Reason: "Completed", StartedAt: at(float64(from)), FinishedAt: at(float64(to))}}
-}
-
-func waiting(reason string) *timeline.ContainerStatus {
-	return &timeline.ContainerStatus{Waiting: &timeline.Waiting{Reason: reason}}
-}
-
-// recording is a pod whose init container runs, then its sidecar with a startup probe, then
-// its app, which exits; the pod is deleted.
-func recording() []timeline.Observation {
-	cond := func(typ string, s int) timeline.Condition {
-		return timeline.Condition{Type: typ, Status: "True", LastTransition: at(float64(s))}
+// TestReplayKeys: in replay the keys steer the player; the frames it sends are what is drawn.
+func TestReplayKeys(t *testing.T) {
+	c := &fakeControl{}
+	m := NewModel(Config{Target: "job/sc-b1", Namespace: "sc-b", Mode: Replay, Control: c, Styles: plainStyles()})
+	m = resize(m, 80, 24)
+	next, _ := m.Update(FrameMsg{Snapshot: fixture(), Now: at(20), Replay: &play.ReplayState{
+		Pos: 20 * time.Second, Total: 42 * time.Second, Speed: 2, Paused: true}})
+	m = next.(Model)
+	m = press(t, m, "space", "s", "1", "2", "0", "m", "G", "g", "n", "p", "tab", "n")
+	want := []string{"pause", "cycle", "speed 1×", "speed 2×", "speed 10×", "speed max", "end", "restart",
+		"step 1 [uid-sc-a]", "step -1 [uid-sc-a]", "step 1 [uid-x7k2p uid-job]"}
+	if diff := cmp.Diff(want, c.calls); diff != "" {
+		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	return []timeline.Observation{
-		podObs(0.2, timeline.Added, "Pending", "Pending", nil, nil, nil),
-		podObs(0.4, timeline.Modified, "Pending", "Init:0/2", waiting("PodInitializing"), waiting("PodInitializing"), waiting("PodInitializing"), cond("PodScheduled", 0)),
-		podObs(1.3, timeline.Modified, "Pending", "Init:0/2", running(1), waiting("PodInitializing"), waiting("PodInitializing"), cond("PodScheduled", 0)),
-		podObs(3.2, timeline.Modified, "Pending", "Init:1/2", exited(1, 3), running(3), waiting("PodInitializing"), cond("PodScheduled", 0)),
-		podObs(5.1, timeline.Modified, "Running", "Running", exited(1, 3), ready(3), running(5), cond("PodScheduled", 0), cond("Initialized", 5)),
-		podObs(6.3, timeline.Modified, "Running", "Running", exited(1, 3), ready(3), ready(5), cond("PodScheduled", 0), cond("Initialized", 5), cond("Ready", 6)),
-		podObs(9.4, timeline.Modified, "Succeeded", "Completed", exited(1, 3), exited(3, 9), exited(5, 9), cond("PodScheduled", 0), cond("Initialized", 5)),
-		podObs(10.0, timeline.Deleted, "Succeeded", "Completed", exited(1, 3), exited(3, 9), exited(5, 9), cond("PodScheduled", 0), cond("Initialized", 5)),
-	}
-}
-
-func replayModel(speed float64) Model {
-	m := NewModel(Config{Target: "pod/web", Namespace: "ns", Mode: Replay, Recording: recording(),
-		Speed: speed, Styles: plainStyles()})
-	return resize(m, 80, 24)
-}
-
-func tick(m Model, n int) Model {
-	for range n {
-		next, _ := m.Update(tickMsg{})
-		m = next.(Model)
-	}
-	return m
-}
-
-func TestReplayPlayPauseSpeed(t *testing.T) {
-	m := replayModel(1)
-	if !m.now.Equal(at(0.2)) || len(m.snap.Pods) != 1 || m.rp.applied != 1 {
-		t.Fatalf("start: now %v, %d pods, %d applied; want %v, 1, 1", m.now, len(m.snap.Pods), m.rp.applied, at(0.2))
-	}
-	type state struct {
-		Playhead time.Duration
-		Speed    string
-		Paused   bool
-		Badge    string
-	}
-	get := func(m Model) state {
-		f := m.frame()
-		return state{m.rp.playhead.Sub(t0), speedLabel(m.rp.speed), m.rp.paused, modeBadge(&f)}
-	}
-	var got []state
-	m = tick(m, 2) // 1×: 0.1s a tick
-	got = append(got, get(m))
-	m = tick(press(t, m, "space"), 3) // paused
-	got = append(got, get(m))
-	m = tick(press(t, m, "2", "space"), 1)
-	got = append(got, get(m))
-	m = tick(press(t, m, "0"), 1)
-	got = append(got, get(m))
-	m = press(t, m, "s") // 10× → max
-	got = append(got, get(m))
-	m = press(t, m, "s", "1") // max → 1× (and 1 again)
-	got = append(got, get(m))
-	ms := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-	want := []state{
-		{ms(0.4), "1×", false, "replay ▶ 1× 0.20s/9.80s"},
-		{ms(0.4), "1×", true, "replay ‖ paused 1× 0.20s/9.80s"},
-		{ms(0.6), "2×", false, "replay ▶ 2× 0.40s/9.80s"},
-		{ms(1.6), "10×", false, "replay ▶ 10× 1.40s/9.80s"},
-		{ms(1.6), "max", false, "replay ▶ max 1.40s/9.80s"},
-		{ms(1.6), "1×", false, "replay ▶ 1× 1.40s/9.80s"},
-	}
-	if diff := cmp.Diff(got, want); diff != "" {
-		t.Errorf("replay states (-got +want):\n%s", diff)
-	}
-	if m.rp.applied != 3 {
-		t.Errorf("at +1.6s %d observations applied, want 3", m.rp.applied)
-	}
-}
-
-func TestReplayMaxAndEnd(t *testing.T) {
-	m := tick(replayModel(0), 1)
-	if !m.rp.atEnd() || !m.rp.paused || !m.now.Equal(at(10)) {
-		t.Fatalf("max: at end %v paused %v now %v; want true, true, %v", m.rp.atEnd(), m.rp.paused, m.now, at(10))
-	}
-	if v := m.View(); !strings.Contains(v, "end of recording") || !strings.Contains(v, "■ end") {
-		t.Errorf("view at the end does not say so:\n%s", v)
-	}
-	if !m.snap.Pods[0].Deleted {
-		t.Error("the whole recording is applied but the pod is not deleted")
-	}
-	m = press(t, m, "g")
-	if !m.now.Equal(at(0.2)) || m.rp.applied != 1 || m.rp.atEnd() {
-		t.Errorf("after g: now %v applied %d", m.now, m.rp.applied)
-	}
-	m = press(t, m, "G")
-	if !m.rp.atEnd() || !m.rp.paused {
-		t.Error("G did not go to the end, paused")
-	}
-	m = press(t, m, "home", "end", "space") // space at the end plays again from the start
-	if m.rp.paused || !m.now.Equal(at(0.2)) {
-		t.Errorf("space at the end: paused %v now %v; want playing from %v", m.rp.paused, m.now, at(0.2))
-	}
-}
-
-// milestoneCount counts the selected pod's milestones.
-func milestoneCount(m Model) int {
-	f := m.frame()
-	if p := f.pod(); p != nil {
-		return len(milestoneRows(p))
-	}
-	return 0
-}
-
-func TestReplayStep(t *testing.T) {
-	m := replayModel(1)
-	counts := []int{milestoneCount(m)}
-	times := []time.Time{m.now}
-	for range 20 {
-		m = press(t, m, "n")
-		if !m.rp.paused {
-			t.Fatal("n did not pause")
-		}
-		counts = append(counts, milestoneCount(m))
-		times = append(times, m.now)
-		if m.rp.atEnd() {
-			break
-		}
-	}
-	if !m.rp.atEnd() {
-		t.Fatal("20 steps did not reach the end")
-	}
-	for i := 1; i < len(counts); i++ {
-		if !times[i].After(times[i-1]) || counts[i] <= counts[i-1] {
-			t.Errorf("step %d: at %v with %d milestones, after %v with %d; want later and more",
-				i, times[i].Sub(t0), counts[i], times[i-1].Sub(t0), counts[i-1])
-		}
-	}
-	// Back again, step by step, through the same moments.
-	for i := len(times) - 2; i >= 0; i-- {
-		m = press(t, m, "p")
-		if !m.now.Equal(times[i]) || milestoneCount(m) != counts[i] {
-			t.Errorf("back to step %d: at %v with %d milestones, want %v with %d",
-				i, m.now.Sub(t0), milestoneCount(m), times[i].Sub(t0), counts[i])
-		}
+	f := m.frameView()
+	if got, want := modeBadge(&f), "replay ‖ paused 2× 20.00s/42.00s"; got != want {
+		t.Errorf("badge %q, want %q", got, want)
 	}
 }
 
 func TestLiveFeed(t *testing.T) {
-	ch := make(chan tea.Msg)
-	m := NewModel(Config{Target: "pod/web", Namespace: "ns", Feed: ch, Styles: plainStyles()})
+	ch := make(chan play.Frame)
+	m := NewModel(Config{Target: "pod/web", Namespace: "ns", Frames: ch, Styles: plainStyles()})
 	m = resize(m, 80, 24)
 	golden(t, m.View())
 
-	rec := recording()
-	next, cmd := m.Update(ObservationsMsg(rec[:4]))
+	s := fixture()
+	s.Pods = s.Pods[1:]
+	next, cmd := m.Update(FrameMsg{Snapshot: s, Now: at(41.5)})
 	m = next.(Model)
 	if cmd == nil {
-		t.Error("no command after observations: the feed is not listened to again")
+		t.Error("no command after a frame: the player is not listened to again")
 	}
-	if len(m.snap.Pods) != 1 || m.view.pod != "uid-web" || !m.now.Equal(at(3.2)) {
-		t.Fatalf("after observations: %d pods, selected %q, now %v", len(m.snap.Pods), m.view.pod, m.now)
+	if len(m.snap.Pods) != 1 || m.view.pod != "uid-sc-a" || !m.now.Equal(at(41.5)) {
+		t.Fatalf("after a frame: %d pods, selected %q, now %v", len(m.snap.Pods), m.view.pod, m.now)
 	}
-	next, cmd = m.Update(WatchErrorMsg{Err: errors.New("connection refused")})
+	next, cmd = m.Update(FrameMsg{Snapshot: s, Now: at(41.5), WatchErr: errors.New("connection refused")})
 	m = next.(Model)
 	if cmd == nil || !strings.Contains(m.View(), "watch error: connection refused") {
 		t.Errorf("watch error: command %v, view:\n%s", cmd, m.View())
 	}
-	next, _ = m.Update(tickMsg{at(4)})
+	next, _ = m.Update(tickMsg{at(44)})
 	m = next.(Model)
 	next, cmd = m.Update(FeedEndedMsg{})
 	m = next.(Model)
 	if cmd != nil || !strings.Contains(m.View(), "watch ended") {
 		t.Errorf("feed ended: command %v, view:\n%s", cmd, m.View())
 	}
-	if !m.now.Equal(at(4)) {
-		t.Errorf("now = %v, want the last tick %v", m.now, at(4))
+	if !m.now.Equal(at(44)) {
+		t.Errorf("now = %v, want the last tick %v", m.now, at(44))
 	}
 }

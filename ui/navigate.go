@@ -3,6 +3,8 @@ package ui
 import (
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/play"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -31,36 +33,43 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Follow):
 		m.toggleFollow()
 	case key.Matches(msg, k.Next):
-		if m.cfg.Mode == Replay {
-			m.stepNext()
+		if m.replaying() {
+			m.step(1)
 		} else {
 			m.moveCursor(1)
 		}
 	case key.Matches(msg, k.Prev):
-		if m.cfg.Mode == Replay {
-			m.stepPrev()
+		if m.replaying() {
+			m.step(-1)
 		} else {
 			m.moveCursor(-1)
 		}
-	case key.Matches(msg, k.Pause):
-		m.togglePause()
-	case key.Matches(msg, k.Speed):
-		m.rp.speed = nextSpeed(m.rp.speed)
-	case key.Matches(msg, k.Speed1):
-		m.rp.speed = 1
-	case key.Matches(msg, k.Speed2):
-		m.rp.speed = 2
-	case key.Matches(msg, k.Speed10):
-		m.rp.speed = 10
-	case key.Matches(msg, k.SpeedMax):
-		m.rp.speed = speedMax
-	case key.Matches(msg, k.End):
-		m.seekEnd()
-	case key.Matches(msg, k.Start):
-		m.restart()
+	}
+	if c := m.cfg.Control; m.replaying() {
+		switch {
+		case key.Matches(msg, k.Pause):
+			c.TogglePause()
+		case key.Matches(msg, k.Speed):
+			c.CycleSpeed()
+		case key.Matches(msg, k.Speed1):
+			c.SetSpeed(1)
+		case key.Matches(msg, k.Speed2):
+			c.SetSpeed(2)
+		case key.Matches(msg, k.Speed10):
+			c.SetSpeed(10)
+		case key.Matches(msg, k.SpeedMax):
+			c.SetSpeed(play.SpeedMax)
+		case key.Matches(msg, k.End):
+			c.SeekEnd()
+		case key.Matches(msg, k.Start):
+			c.Restart()
+		}
 	}
 	return m, nil
 }
+
+// replaying reports whether the keys steer a replay.
+func (m *Model) replaying() bool { return m.cfg.Mode == Replay && m.cfg.Control != nil }
 
 // selectedPod returns the selected pod's index in the snapshot, or -1 when there is none.
 func (m *Model) selectedPod() int {
@@ -183,7 +192,7 @@ func (m *Model) moveCursor(d int) {
 // toggleFollow freezes the axis where it is, or makes it follow now again.
 func (m *Model) toggleFollow() {
 	if m.view.follow {
-		f := m.frame()
+		f := m.frameView()
 		if p := f.pod(); p != nil {
 			_, m.view.frozenEnd = f.axisSpan(p, f.jobOf(p))
 		}
@@ -193,7 +202,7 @@ func (m *Model) toggleFollow() {
 
 // fitSpan is the span of the axis when it fits the selected pod.
 func (m *Model) fitSpan() time.Duration {
-	f := m.frame()
+	f := m.frameView()
 	p := f.pod()
 	if p == nil {
 		return minSpan

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -32,10 +31,18 @@ func TestViewRecordings(t *testing.T) {
 		obs := readRecording(t, name)
 		for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 			t.Run(fmt.Sprintf("%s/%dx%d", name, sz[0], sz[1]), func(t *testing.T) {
-				m := NewModel(Config{Target: name, Mode: Replay, Recording: obs, Speed: 0, Styles: plainStyles()})
+				r := play.NewReplay(obs, play.SpeedMax, false, 0)
+				r.SeekEnd()
+				go r.Run(t.Context())
+				m := NewModel(Config{Target: name, Mode: Replay, Control: r, Styles: plainStyles()})
 				m = resize(m, sz[0], sz[1])
-				next, _ := m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("G")})
-				m = next.(Model)
+				for f := range r.Frames() {
+					if f.Replay.AtEnd && f.Replay.Paused {
+						next, _ := m.Update(FrameMsg(f))
+						m = next.(Model)
+						break
+					}
+				}
 				golden(t, m.View())
 			})
 		}

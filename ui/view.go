@@ -19,7 +19,7 @@ func (m Model) View() string {
 	if m.width == 0 && m.height == 0 {
 		return ""
 	}
-	f := m.frame()
+	f := m.frameView()
 	return render(&f)
 }
 

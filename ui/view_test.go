@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -74,7 +75,7 @@ func TestViewSizes(t *testing.T) {
 			"job pod":   liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, styles),
 			"waiting":   liveModel(timeline.Snapshot{}, time.Time{}, "", 80, 24, styles),
 			"odd":       liveModel(odd, time.Time{}, "", 80, 24, styles),
-			"replay":    tick(replayModel(1), 40),
+			"replay":    replayingModel(styles),
 			"many pods": liveModel(manyPods(), at(42), "", 80, 24, styles),
 		}
 		for name, m := range models {
@@ -125,4 +126,12 @@ func checkFits(t *testing.T, name, view string, w, h int) {
 			t.Errorf("%s %dx%d: line %d is %d wide: %q", name, w, h, i, lw, l)
 		}
 	}
+}
+
+// replayingModel is a replay of the fixture paused half way.
+func replayingModel(styles Styles) Model {
+	m := NewModel(Config{Target: "job/sc-b1", Namespace: "sc-b", Mode: Replay, Control: &fakeControl{}, Styles: styles})
+	next, _ := m.Update(FrameMsg{Snapshot: fixture(), Now: at(20), Replay: &play.ReplayState{
+		Pos: 20 * time.Second, Total: 42 * time.Second, Speed: 1, Paused: true}})
+	return resize(next.(Model), 80, 24)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -103,17 +104,17 @@ func (r *recordOptions) create(ns string, t watch.Target, serverVersion string) 
 
 // finish closes the recording, says what was written, prints JSON if asked, and turns an
 // unmet --until at --timeout into exit status 2.
-func (r *recordOptions) finish(ctx context.Context, s streams, f *feed, met bool) error {
+func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result) error {
 	if err := r.file.Close(); err != nil {
 		return fmt.Errorf("close %s: %w", r.path, err)
 	}
-	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", f.items, r.path)
+	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.path)
 	if r.json {
-		if err := writeJSON(s.Out, f.target.Namespace, f.target.String(), f.builder.Snapshot()); err != nil {
+		if err := writeJSON(s.Out, t.Namespace, t.String(), res.Final); err != nil {
 			return err
 		}
 	}
-	if r.until != untilNone && !met && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+	if r.until != untilNone && !res.Met && errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return exitCode{2, fmt.Sprintf("--timeout %s passed before --until %s was met; the recording is kept in %s", r.timeout, r.until, r.path)}
 	}
 	return nil

@@ -8,11 +8,11 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
 
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
@@ -92,7 +92,9 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 	return cmd
 }
 
-// runReplay reads the whole recording first, so a malformed line fails before anything plays.
+// runReplay plays a recording: streamed through the player for JSON and plain output (read
+// once, nothing held but the timeline), or translated whole for the view, which seeks back and
+// forth in it.
 func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOptions, name string, r io.Reader) error {
 	if opts.output != "" && opts.output != "json" {
 		return fmt.Errorf("-o %q: the only output format is json", opts.output)
@@ -105,53 +107,86 @@ func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOpt
 	if err != nil {
 		return err
 	}
-	hdr, items, rd, err := watch.ReadAll(r, name)
+	rd, err := watch.NewReader(r, name)
 	if err != nil {
 		return err
 	}
-	if rd.Truncated {
-		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
-	}
-	obs := watch.Observations(items)
-	if len(obs) == 0 {
-		return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
-	}
 	ns, target := "", ""
-	if hdr != nil {
-		ns, target = hdr.Namespace, hdr.Target
+	if h := rd.Header(); h != nil {
+		ns, target = h.Namespace, h.Target
+	}
+	ctx := cmd.Context()
+	truncated := func() {
+		if rd.Truncated {
+			fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
+		}
 	}
 	switch {
 	case opts.output == "json":
-		b := timeline.NewBuilder()
-		for _, o := range obs {
-			b.Apply(o)
+		res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
+		if err != nil {
+			return err
 		}
-		return writeJSON(s.Out, ns, target, b.Snapshot())
+		truncated()
+		if len(res.Final.Pods) == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
+			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
+		}
+		return writeJSON(s.Out, ns, target, res.Final)
 	case s.terminal && !view.plain:
-		m := ui.NewModel(ui.Config{
-			Target: target, Namespace: ns, Mode: ui.Replay, Recording: obs, Speed: speed,
-			Styles: ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))),
-		})
-		_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(cmd.Context())).Run()
-		if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
-			return nil
+		obs, err := readObservations(ctx, rd)
+		if err != nil {
+			return err
 		}
-		return err
+		truncated()
+		if len(obs) == 0 {
+			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
+		}
+		return runReplayView(ctx, s, mode, play.NewReplay(obs, speed, false, 0), target, ns)
 	}
 	if !cmd.Flags().Changed("speed") {
 		speed = 0
 	}
 	plain := ui.NewPlain(s.Out)
-	b := timeline.NewBuilder()
-	for i, o := range obs {
-		if i > 0 && speed > 0 {
-			time.Sleep(time.Duration(float64(o.Received.Sub(obs[i-1].Received)) / speed))
-		}
-		b.Apply(o)
-		plain.Update(b.Snapshot())
+	res, err := play.RunFile(ctx, rd, speed, play.Options{}, func(f play.Frame) { plain.Update(f.Snapshot) })
+	if err != nil {
+		return err
 	}
-	plain.Summary(b.Snapshot())
-	return nil
+	truncated()
+	plain.Summary(res.Final)
+	return plain.Err()
+}
+
+// readObservations translates every item of a recording, keeping the observations only.
+func readObservations(ctx context.Context, src watch.Source) ([]timeline.Observation, error) {
+	var obs []timeline.Observation
+	for {
+		it, err := src.Next(ctx)
+		if err == io.EOF {
+			return obs, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if o, ok := watch.Observe(it); ok {
+			obs = append(obs, o)
+		}
+	}
+}
+
+// runReplayView plays the replay in the view until the user quits.
+func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go r.Run(ctx)
+	m := ui.NewModel(ui.Config{
+		Target: target, Namespace: ns, Mode: ui.Replay, Frames: r.Frames(), Control: r,
+		Styles: ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))),
+	})
+	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
 }
 
 // parseSpeed reads a playing speed: a positive factor (1, 2.5, 10x, 10×) or max (0).

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -42,14 +43,17 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		return err
 	}
 	live := watch.NewLive(client, t)
-	f := newFeed(live, t)
+	opts := play.Options{}
 	if rec != nil {
 		file, err := rec.create(ns, t, serverVersion)
 		if err != nil {
 			return err
 		}
 		defer file.Close()
-		f.rec, f.until, f.linger = rec.recorder, rec.until, rec.linger
+		opts.Recorder, opts.Linger = rec.recorder, rec.linger
+		if rec.until != untilNone {
+			opts.Until = func(s timeline.Snapshot) bool { return rec.until.met(t, s) }
+		}
 		if rec.timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, rec.timeout)
@@ -59,73 +63,85 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err := live.Start(ctx); err != nil {
 		return watch.Explain(err, host)
 	}
-	var met bool
+	var res play.Result
 	switch {
 	case s.terminal && !view.plain:
-		met, err = runLiveView(ctx, s, mode, f, t)
+		res, err = runLiveView(ctx, s, mode, live, opts, t)
 	case rec != nil && rec.json:
-		met, err = f.run(ctx, func(timeline.Observation) {}, warnTo(s))
+		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
 		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s (Ctrl-C to stop)\n", t, ns)
-		met, err = runPlain(ctx, s, f)
+		plain := ui.NewPlain(s.Out)
+		warn := warnTo(s)
+		res, err = play.RunLive(ctx, live, opts, func(f play.Frame) {
+			plain.Update(f.Snapshot)
+			warn(f)
+		})
+		plain.Summary(res.Final)
 	}
 	if err != nil {
 		return err
 	}
 	if rec != nil {
-		return rec.finish(ctx, s, f, met)
+		return rec.finish(ctx, s, t, res)
 	}
 	return nil
 }
 
-// runPlain prints one line per new milestone as it happens, then the summary.
-func runPlain(ctx context.Context, s streams, f *feed) (bool, error) {
-	plain := ui.NewPlain(s.Out)
-	met, err := f.run(ctx, func(timeline.Observation) { plain.Update(f.builder.Snapshot()) }, warnTo(s))
-	plain.Summary(f.builder.Snapshot())
-	return met, err
-}
-
-func warnTo(s streams) func(error) {
-	return func(err error) { fmt.Fprintln(s.ErrOut, "sidecar-top: warning: "+oneLine(err.Error())) }
-}
-
-// runLiveView runs the Bubble Tea view while the feed runs in its own goroutine and sends it
-// messages; the view quits when the user asks, or when the feed ends (record's --until).
-func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, f *feed, t watch.Target) (bool, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	msgs := make(chan tea.Msg)
-	send := func(m tea.Msg) {
-		select {
-		case msgs <- m:
-		case <-ctx.Done():
+// warnTo prints each new watch error of the frames on standard error: they are not fatal.
+func warnTo(s streams) func(play.Frame) {
+	last := ""
+	return func(f play.Frame) {
+		if f.WatchErr == nil {
+			last = ""
+			return
+		}
+		if msg := oneLine(f.WatchErr.Error()); msg != last {
+			last = msg
+			fmt.Fprintln(s.ErrOut, "sidecar-top: warning: "+msg)
 		}
 	}
+}
+
+// runLiveView runs the Bubble Tea view while the player runs in its own goroutine and hands it
+// frames; the view quits when the user asks, or when the player ends (record's --until).
+func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target) (play.Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	frames := make(chan play.Frame, 1)
 	m := ui.NewModel(ui.Config{
 		Target:    t.String(),
 		Namespace: t.Namespace,
 		Mode:      ui.Live,
-		Feed:      msgs,
+		Frames:    frames,
 		Styles:    ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))),
 	})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx))
 	type result struct {
-		met bool
+		res play.Result
 		err error
 	}
 	done := make(chan result, 1)
 	go func() {
-		met, err := f.run(ctx, func(o timeline.Observation) { send(ui.ObservationsMsg{o}) },
-			func(err error) { send(ui.WatchErrorMsg{Err: err}) })
-		done <- result{met, err}
+		res, err := play.RunLive(ctx, src, opts, func(f play.Frame) { latest(frames, f) })
+		done <- result{res, err}
 		p.Quit()
 	}()
 	_, err := p.Run()
 	cancel()
 	r := <-done
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) && !errors.Is(err, context.Canceled) {
-		return r.met, err
+		return r.res, err
 	}
-	return r.met, r.err
+	return r.res, r.err
+}
+
+// latest hands f to the view, replacing a frame it has not taken yet: the view draws at most
+// the newest frame, never a backlog.
+func latest(ch chan play.Frame, f play.Frame) {
+	select {
+	case <-ch:
+	default:
+	}
+	ch <- f
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -35,8 +36,8 @@ func openRecording(t *testing.T, name string) (*watch.Reader, watch.Target) {
 	return rd, tgt
 }
 
-// TestRecordReplayRoundTrip: what the feed records while it shows a watch replays to exactly the
-// timeline it showed. The source here is a real recording standing in for the informers.
+// TestRecordReplayRoundTrip: what the player records while it shows a watch replays to exactly
+// the timeline it showed. The source here is a real recording standing in for the informers.
 func TestRecordReplayRoundTrip(t *testing.T) {
 	for _, name := range recordings.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -46,17 +47,25 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := newFeed(src, tgt)
-			f.rec, err = watch.NewRecorder(file, watch.Header{Namespace: tgt.Namespace, Target: tgt.String(), StartTime: time.Now()})
+			rec, err := watch.NewRecorder(file, watch.Header{Namespace: tgt.Namespace, Target: tgt.String(), StartTime: time.Now()})
 			if err != nil {
 				t.Fatal(err)
 			}
-			var shown []timeline.Observation
-			if _, err := f.run(context.Background(), func(o timeline.Observation) { shown = append(shown, o) }, func(err error) { t.Error(err) }); err != nil {
+			var last timeline.Snapshot
+			res, err := play.RunLive(context.Background(), src, play.Options{Recorder: rec}, func(f play.Frame) {
+				if f.WatchErr != nil {
+					t.Error(f.WatchErr)
+				}
+				last = f.Snapshot
+			})
+			if err != nil {
 				t.Fatal(err)
 			}
 			file.Close()
-			live := f.builder.Snapshot()
+			live := res.Final
+			if last.Pods == nil || last.Pods[0] != live.Pods[0] {
+				t.Error("the last frame shown is not the final timeline")
+			}
 
 			code, stdout, stderr := runCmd(t, "replay", path, "-o", "json")
 			if code != 0 {
@@ -77,8 +86,8 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 			if diff := cmp.Diff(want, replayed); diff != "" {
 				t.Errorf("replay differs from what was shown live (-live +replay):\n%s", diff)
 			}
-			if len(shown) != f.items {
-				t.Errorf("shown %d observations of %d items", len(shown), f.items)
+			if res.Items == 0 {
+				t.Error("no item was read")
 			}
 		})
 	}
@@ -101,30 +110,31 @@ func TestUntil(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.recording+"/"+string(tt.until), func(t *testing.T) {
 			src, tgt := openRecording(t, tt.recording)
-			f := newFeed(src, tgt)
-			f.until = tt.until
-			met, err := f.run(context.Background(), func(timeline.Observation) {}, func(error) {})
-			if err != nil || met != tt.want {
-				t.Errorf("met = %v, %v; want %v", met, err, tt.want)
+			res, err := play.RunLive(context.Background(), src, untilOptions(tgt, tt.until), nil)
+			if err != nil || res.Met != tt.want {
+				t.Errorf("met = %v, %v; want %v", res.Met, err, tt.want)
 			}
 		})
 	}
 }
 
-// TestUntilStops: once the condition holds (and linger has passed), the feed stops reading.
+// TestUntilStops: once the condition holds (and linger has passed), the player stops reading,
+// though the source would block for ever (as informers do). It checks at most once a frame.
 func TestUntilStops(t *testing.T) {
 	src, tgt := openRecording(t, "startup-probe")
-	f := newFeed(blocking{src}, tgt)
-	f.until = untilReady
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	met, err := f.run(ctx, func(timeline.Observation) {}, func(error) {})
-	if !met || err != nil || ctx.Err() != nil {
-		t.Fatalf("met %v err %v ctx %v", met, err, ctx.Err())
+	res, err := play.RunLive(ctx, blocking{src}, untilOptions(tgt, untilReady), nil)
+	if !res.Met || err != nil || ctx.Err() != nil {
+		t.Fatalf("met %v err %v ctx %v", res.Met, err, ctx.Err())
 	}
-	if f.builder.Snapshot().Pods[0].Status != "Running" {
-		t.Errorf("stopped at %q, want Running", f.builder.Snapshot().Pods[0].Status)
+	if len(res.Final.Pods) != 1 {
+		t.Errorf("stopped with %d pods, want 1", len(res.Final.Pods))
 	}
+}
+
+func untilOptions(tgt watch.Target, c untilCondition) play.Options {
+	return play.Options{Until: func(s timeline.Snapshot) bool { return c.met(tgt, s) }}
 }
 
 // blocking is a source that, at its end, blocks like live informers instead of ending.

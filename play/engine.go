@@ -1,0 +1,89 @@
+// Package play owns the one timeline.Builder of a run. Whatever the run is (a live watch, a
+// recording, a replay in the view, plain or JSON output, a test), it reads a watch.Source,
+// records what it reads, applies it, paces a replay, checks record's --until, and hands out
+// immutable snapshots at most once per frame. Nothing else holds a Builder.
+package play
+
+import (
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// DefaultFrame is how often a player hands out a snapshot, at most: 30 frames a second, live
+// and in recorded time.
+const DefaultFrame = time.Second / 30
+
+// Frame is what a player hands out: an immutable snapshot and where the play is.
+type Frame struct {
+	Snapshot timeline.Snapshot
+	// Now is the receive time of the latest observation live, the playhead in a replay.
+	Now time.Time
+	// Replay is where a replay is; nil live.
+	Replay *ReplayState
+	// WatchErr is the last watch error, nil once observations flow again.
+	WatchErr error
+	// Ended says the source is over; Err is why, if not at its end.
+	Ended bool
+	Err   error
+}
+
+// Engine is the builder of a run and what goes into it: each item is recorded (when there is
+// a recorder), translated and applied, and a snapshot is taken only when asked for and only
+// if something changed since the last one. One goroutine owns it.
+type Engine struct {
+	b     *timeline.Builder
+	rec   *watch.Recorder
+	items int
+	dirty bool
+	snap  timeline.Snapshot
+	now   time.Time
+}
+
+// NewEngine returns an engine that records to rec (nil: does not record).
+func NewEngine(rec *watch.Recorder) *Engine {
+	e := &Engine{b: timeline.NewBuilder(), rec: rec}
+	e.snap = e.b.Snapshot()
+	return e
+}
+
+// Add records one item and applies it if it is an observation.
+func (e *Engine) Add(it watch.Item) error {
+	if e.rec != nil {
+		if err := e.rec.Write(it); err != nil {
+			return err
+		}
+	}
+	e.items++
+	if o, ok := watch.Observe(it); ok {
+		e.Apply(o)
+	}
+	return nil
+}
+
+// Apply applies one observation.
+func (e *Engine) Apply(o timeline.Observation) {
+	e.b.Apply(o)
+	e.dirty = true
+	if o.Received.After(e.now) {
+		e.now = o.Received
+	}
+}
+
+// Changed reports whether anything was applied since the last Snapshot.
+func (e *Engine) Changed() bool { return e.dirty }
+
+// Snapshot is the timeline now: a new snapshot if anything changed, else the last one.
+func (e *Engine) Snapshot() timeline.Snapshot {
+	if e.dirty {
+		e.snap, e.dirty = e.b.Snapshot(), false
+	}
+	return e.snap
+}
+
+// Items counts the items added (recorded), observations or not.
+func (e *Engine) Items() int { return e.items }
+
+// Now is the receive time of the latest observation applied.
+func (e *Engine) Now() time.Time { return e.now }

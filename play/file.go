@@ -1,0 +1,69 @@
+package play
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// RunFile plays a recording through the engine in recorded time: a frame at most once per
+// Options.Frame of it, when something changed, and one at the end. At speed 0 it runs as fast as
+// it can; at a positive speed it waits between items as long as they were apart when recorded,
+// divided by speed. It reads the source as it goes and holds no item. show may be nil.
+func RunFile(ctx context.Context, src watch.Source, speed float64, opts Options, show func(Frame)) (Result, error) {
+	e := NewEngine(opts.Recorder)
+	var res Result
+	var frameAt, prev time.Time
+	emit := func(final bool) {
+		s := e.Snapshot()
+		if !res.Met && opts.Until != nil && opts.Until(s) {
+			res.Met = true
+		}
+		if show != nil {
+			show(Frame{Snapshot: s, Now: e.Now(), Ended: final})
+		}
+	}
+	for {
+		it, err := src.Next(ctx)
+		if err == io.EOF || (err != nil && ctx.Err() != nil) {
+			break
+		}
+		if err != nil {
+			return res, err
+		}
+		if speed > 0 && !prev.IsZero() && it.Time.After(prev) {
+			if e.Changed() {
+				emit(false) // show what there is before waiting
+				frameAt = e.Now()
+			}
+			if err := sleep(ctx, time.Duration(float64(it.Time.Sub(prev))/speed)); err != nil {
+				break
+			}
+		}
+		prev = it.Time
+		if e.Changed() && it.Time.Sub(frameAt) >= opts.frame() {
+			emit(false)
+			frameAt = it.Time
+		}
+		if err := e.Add(it); err != nil {
+			return res, err
+		}
+	}
+	emit(true)
+	res.Items, res.Final = e.Items(), e.Snapshot()
+	return res, nil
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

@@ -1,0 +1,114 @@
+package play
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// Options say how a run goes.
+type Options struct {
+	// Recorder, if set, gets every item read.
+	Recorder *watch.Recorder
+	// Until, if set, stops the run once it holds of a frame's snapshot and Linger has passed
+	// (for the Events that trail what it waited for).
+	Until  func(timeline.Snapshot) bool
+	Linger time.Duration
+	// Frame is the shortest time between two frames; zero means DefaultFrame.
+	Frame time.Duration
+}
+
+func (o Options) frame() time.Duration {
+	if o.Frame > 0 {
+		return o.Frame
+	}
+	return DefaultFrame
+}
+
+// Result is how a run ended.
+type Result struct {
+	Met   bool              // Until held
+	Items int               // items read (and recorded)
+	Final timeline.Snapshot // the timeline at the end
+}
+
+// RunLive plays a source that delivers items as they happen (informers): a goroutine reads
+// them, and the run applies each as it comes and shows a frame at most once per Options.Frame,
+// only when something changed. It returns when the source ends (io.EOF), ctx ends, or Until has
+// held for Linger; a *watch.WatchError is shown, not fatal. show may be nil.
+func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Frame)) (Result, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type read struct {
+		it  watch.Item
+		err error
+	}
+	reads := make(chan read, 256)
+	go func() {
+		for {
+			it, err := src.Next(ctx)
+			select {
+			case reads <- read{it, err}:
+			case <-ctx.Done():
+				return
+			}
+			var werr *watch.WatchError
+			if err != nil && !errors.As(err, &werr) {
+				return
+			}
+		}
+	}()
+	e := NewEngine(opts.Recorder)
+	var res Result
+	var watchErr error
+	var linger <-chan time.Time
+	frame := func(final bool, end error) {
+		if !e.Changed() && !final && watchErr == nil {
+			return
+		}
+		s := e.Snapshot()
+		if !res.Met && opts.Until != nil && opts.Until(s) {
+			res.Met = true
+			linger = time.After(opts.Linger)
+		}
+		if show != nil {
+			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Ended: final, Err: end})
+		}
+	}
+	finish := func(err error) (Result, error) {
+		frame(true, err)
+		res.Items, res.Final = e.Items(), e.Snapshot()
+		return res, err
+	}
+	tick := time.NewTicker(opts.frame())
+	defer tick.Stop()
+	for {
+		select {
+		case r := <-reads:
+			var werr *watch.WatchError
+			switch {
+			case errors.As(r.err, &werr):
+				watchErr = werr
+				continue
+			case r.err == io.EOF, r.err != nil && ctx.Err() != nil:
+				return finish(nil)
+			case r.err != nil:
+				return finish(r.err)
+			}
+			if err := e.Add(r.it); err != nil {
+				return finish(err)
+			}
+			watchErr = nil
+		case <-tick.C:
+			frame(false, nil)
+		case <-linger:
+			return finish(nil)
+		case <-ctx.Done():
+			return finish(nil)
+		}
+	}
+}
