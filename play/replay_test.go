@@ -66,7 +66,6 @@ func recording() []timeline.Observation {
 	}
 }
 
-
 // newTestReplay is a replay whose clock moves 0.1 s a tick at 1×, driven by the test: tick
 // moves it, each command runs at once (flush).
 func newTestReplay(speed float64) *Replay {
