@@ -1,0 +1,63 @@
+package ui
+
+import (
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// BenchmarkViewLarge draws one pod of 12 crash-looping lanes of about 500 milestones each at
+// 200×60, a frame whose pod did not change since the last.
+func BenchmarkViewLarge(b *testing.B) {
+	s := largePod()
+	p := s.Pods[0]
+	n := 0
+	for _, c := range p.Containers {
+		n += len(c.Milestones())
+	}
+	b.Logf("%d lanes, %d milestones, %d table rows", len(p.Containers), n, len(p.Rows()))
+	for name, styles := range map[string]Styles{"plain": plainStyles(), "colour": colourStyles()} {
+		b.Run(name, func(b *testing.B) {
+			m := liveModel(s, p.LastSeen, p.UID, 200, 60, styles)
+			_ = m.View()
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = m.View()
+			}
+		})
+	}
+}
+
+func keyMsg(k string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)} }
+
+// BenchmarkKeyWhileFramesArrive is the live view of one pod of a 1,000-pod Job while the Job's
+// other pods change: each op takes a frame (a snapshot after 33 more observations, 1,000 a
+// second at 30 frames a second), a key press, and draws the view: what stands between a key
+// and the screen. The snapshots are taken beforehand, as the player does on its own goroutine.
+func BenchmarkKeyWhileFramesArrive(b *testing.B) {
+	obs := jobObservations(1000)
+	const perFrame, frames = 33, 100
+	held := perFrame * frames
+	bl, s := build(obs[:len(obs)-held])
+	snaps := make([]FrameMsg, 0, frames)
+	for i := len(obs) - held; i < len(obs); i += perFrame {
+		for _, o := range obs[i : i+perFrame] {
+			bl.Apply(o)
+		}
+		snaps = append(snaps, FrameMsg{Snapshot: bl.Snapshot(), Now: obs[i+perFrame-1].Received})
+	}
+	watched := s.Pods[0]
+	b.Logf("%d pods, %d observations, watching %s", len(s.Pods), len(obs), watched.Name)
+	m := liveModel(s, obs[len(obs)-held-1].Received, watched.UID, 200, 60, plainStyles())
+	_ = m.View()
+	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("p")}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		next, _ := m.Update(snaps[i%frames])
+		next, _ = next.(Model).Update(keys[i%len(keys)])
+		m = next.(Model)
+		_ = m.View()
+		i++
+	}
+}
