@@ -153,12 +153,13 @@ func scanTypeMeta(raw jsontext.Value) (kind, apiVersion string, err error) {
 		return "", "", err
 	}
 	for dec.PeekKind() != '}' {
-		name, err := dec.ReadToken()
+		tok, err := dec.ReadToken()
 		if err != nil {
 			return "", "", err
 		}
+		name := tok.String() // a Token is valid until the next read only
 		var dst *string
-		switch name.String() {
+		switch name {
 		case "kind":
 			dst = &kind
 		case "apiVersion":
@@ -174,7 +175,7 @@ func scanTypeMeta(raw jsontext.Value) (kind, apiVersion string, err error) {
 			return "", "", err
 		}
 		if v.Kind() != '"' {
-			return "", "", fmt.Errorf("%q is %s, not a string", name.String(), v.Kind())
+			return "", "", fmt.Errorf("%q is %s, not a string", name, v.Kind())
 		}
 		*dst = v.String()
 	}
@@ -222,7 +223,10 @@ func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
 		}
 		i++
 	}
-	return kind, apiVersion, kind != "" && apiVersion != ""
+	if kind == "" || apiVersion == "" {
+		return "", "", false
+	}
+	return kind, apiVersion, true
 }
 
 // sniffString reads a JSON string at b[i] made of printable ASCII without escapes.

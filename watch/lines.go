@@ -89,11 +89,12 @@ func (lr *lineReader) next(buf []byte) (out []byte, whole bool, err error) {
 	}
 }
 
-// fill reads lines into b until it holds about batchBytes, the input ends, or reading fails.
-// A last line without its newline is a partial write: it is dropped, and b.cut set, unless it
-// is whole JSON.
+// fill reads lines into b until it holds about batchBytes, the input ends, reading fails, or
+// reading on would wait for input that has not come (a recording still being written to a pipe:
+// its lines are handed on as they come). A last line without its newline is a partial write: it
+// is dropped, and b.cut set, unless it is whole JSON.
 func (lr *lineReader) fill(b *batch) {
-	for len(b.buf) < batchBytes && len(b.lines) < batchLines {
+	for len(b.buf) < batchBytes && len(b.lines) < batchLines && (len(b.lines) == 0 || lr.r.Buffered() > 0) {
 		start := len(b.buf)
 		buf, whole, err := lr.next(b.buf)
 		if err == io.EOF {

@@ -83,7 +83,7 @@ type Reader struct {
 	name    string
 	lines   *lineReader
 	header  *Header
-	first   *batch // the first lines, read with the header
+	first   *batch // line 1 when it is not the header, or nothing
 	workers int
 	pipe    *pipeline
 	pending *batch // taken from the pipeline, maybe still being decoded
@@ -109,7 +109,7 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 }
 
 func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, batchBytes)
 	if p, _ := br.Peek(len(bom)); bytes.Equal(p, bom) {
 		_, _ = br.Discard(len(bom))
 	}
@@ -139,11 +139,8 @@ func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) 
 			first.lines = append(first.lines, span{0, len(b), 1})
 		}
 	}
-	if whole {
-		rd.lines.fill(first)
-	} else {
-		first.end = true
-	}
+	// NewReader reads no further than line 1: more may not have been written yet.
+	first.end = !whole
 	rd.first = first
 	return rd, nil
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,6 +137,32 @@ func TestReadRealRecordings(t *testing.T) {
 	}
 }
 
+// readAll is ReadAll with a chosen number of decoding workers (1: decoded in Next) and line limit.
+func readAll(in io.Reader, workers, maxLine int) (*Header, []Item, *Reader, error) {
+	rd, err := newReader(in, "rec.jsonl", workers, maxLine)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var items []Item
+	for {
+		it, err := rd.Next(context.Background())
+		if err == io.EOF {
+			return rd.Header(), items, rd, nil
+		}
+		if err != nil {
+			return nil, items, rd, err
+		}
+		items = append(items, it)
+	}
+}
+
+// bothModes runs f with the reader decoding in Next and with decoding workers.
+func bothModes(t *testing.T, f func(t *testing.T, workers int)) {
+	for _, workers := range []int{1, 3} {
+		t.Run(fmt.Sprintf("workers=%d", workers), func(t *testing.T) { f(t, workers) })
+	}
+}
+
 const (
 	headerLine = `{"kind":"SidecarTopRecording","version":1,"namespace":"ns","target":"pod/p","startTime":"2026-12-02T08:00:00Z"}`
 	podLine    = `{"time":"2026-12-02T08:00:01.123456789Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"p"}}}`
@@ -156,20 +184,32 @@ func TestReadMalformed(t *testing.T) {
 		{"object without kind", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"metadata":{"name":"p"}}}`, "malformed object"},
 		{"object not an object", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":"pod"}`, "malformed object"},
 		{"pod with a bad spec", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","spec":"x"}}`, "malformed object"},
+		{"object without apiVersion", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","metadata":{"name":"p"}}}`, `no "apiVersion"`},
+		{"kind not a string", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"metadata":{},"kind":1,"apiVersion":"v1"}}`, `"kind" is number, not a string`},
+		{"kind twice", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","kind":"Job"}}`, `duplicate object member name "kind"`},
+		{"time twice", `{"time":"2026-12-02T08:00:02Z","time":"2026-12-02T08:00:03Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}}`, `malformed line: jsontext: duplicate object member name "time"`},
+		{"cut short, then a whole line", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","apiVe`, "malformed object"},
+		{"a bad time in the object", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"creationTimestamp":"noon"}}}`, `malformed object`},
+		{"a bad quantity", `{"time":"2026-12-02T08:00:02Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","spec":{"overhead":{"cpu":"lots"}}}}`, `quantities must match`},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// Line 3 is bad; a whole line follows it, so it is not mistaken for a truncated end.
-			in := strings.Join([]string{headerLine, podLine, tt.line, podLine}, "\n") + "\n"
-			_, _, _, err := ReadAll(strings.NewReader(in), "rec.jsonl")
-			if err == nil {
-				t.Fatal("ReadAll succeeded, want an error")
-			}
-			if msg := err.Error(); !strings.HasPrefix(msg, "rec.jsonl:3: ") || !strings.Contains(msg, tt.wantErr) {
-				t.Errorf("ReadAll error = %q, want it to start with %q and contain %q", msg, "rec.jsonl:3: ", tt.wantErr)
-			}
-		})
-	}
+	bothModes(t, func(t *testing.T, workers int) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				// Line 3 is bad; a whole line follows it, so it is not mistaken for a truncated end.
+				in := strings.Join([]string{headerLine, podLine, tt.line, podLine}, "\n") + "\n"
+				_, items, _, err := readAll(strings.NewReader(in), workers, MaxLineBytes)
+				if err == nil {
+					t.Fatal("ReadAll succeeded, want an error")
+				}
+				if msg := err.Error(); !strings.HasPrefix(msg, "rec.jsonl:3: ") || !strings.Contains(msg, tt.wantErr) {
+					t.Errorf("ReadAll error = %q, want it to start with %q and contain %q", msg, "rec.jsonl:3: ", tt.wantErr)
+				}
+				if len(items) != 1 {
+					t.Errorf("got %d items before the error, want 1", len(items))
+				}
+			})
+		}
+	})
 }
 
 func TestReadHeader(t *testing.T) {
@@ -187,26 +227,46 @@ func TestReadHeader(t *testing.T) {
 		{name: "newer version", in: strings.Replace(headerLine, `"version":1`, `"version":2`, 1) + "\n" + podLine + "\n",
 			wantErr: "rec.jsonl:1: recording version 2 is newer than this sidecar-top reads (1): upgrade sidecar-top"},
 		{name: "no version", in: strings.Replace(headerLine, `"version":1,`, ``, 1) + "\n",
-			wantErr: "rec.jsonl:1: recording header has no valid version"},
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is missing`},
+		{name: "version a string", in: strings.Replace(headerLine, `"version":1`, `"version":"1"`, 1) + "\n" + podLine + "\n",
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is the string "1", not the number 1`},
+		{name: "version a fraction", in: strings.Replace(headerLine, `"version":1`, `"version":1.5`, 1) + "\n",
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is 1.5, not a whole number`},
+		{name: "version zero", in: strings.Replace(headerLine, `"version":1`, `"version":0`, 1) + "\n",
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is 0; versions start at 1`},
+		{name: "version huge", in: strings.Replace(headerLine, `"version":1`, `"version":99999999999999999999`, 1) + "\n",
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is 99999999999999999999, not a whole number`},
+		{name: "version an object", in: strings.Replace(headerLine, `"version":1`, `"version":{}`, 1) + "\n",
+			wantErr: `rec.jsonl:1: recording header has no valid version: "version" is {}, not a number`},
+		{name: "bad start time", in: strings.Replace(headerLine, `"2026-12-02T08:00:00Z"`, `"yesterday"`, 1) + "\n",
+			wantErr: `rec.jsonl:1: malformed recording header: `},
+		{name: "byte order mark", in: "\ufeff" + headerLine + "\n" + podLine + "\n", wantHeader: true, wantItems: 1},
+		{name: "byte order mark, no header", in: "\ufeff" + podLine + "\n", wantItems: 1},
+		{name: "a byte order mark on line 2 is not ignored", in: headerLine + "\n\ufeff" + podLine + "\n",
+			wantErr: "rec.jsonl:2: malformed line"},
+		{name: "header cut short", in: headerLine[:30], wantItems: 0},
 		{name: "empty file", in: "", wantErr: "rec.jsonl: empty recording"},
+		{name: "blank file", in: "  \t", wantErr: "rec.jsonl: empty recording"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			h, items, _, err := ReadAll(strings.NewReader(tt.in), "rec.jsonl")
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("ReadAll error = %v, want one containing %q", err, tt.wantErr)
+	bothModes(t, func(t *testing.T, workers int) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				h, items, _, err := readAll(strings.NewReader(tt.in), workers, MaxLineBytes)
+				if tt.wantErr != "" {
+					if err == nil || !strings.HasPrefix(err.Error(), tt.wantErr) {
+						t.Fatalf("ReadAll error = %v, want one starting with %q", err, tt.wantErr)
+					}
+					return
 				}
-				return
-			}
-			if err != nil {
-				t.Fatalf("ReadAll: %v", err)
-			}
-			if (h != nil) != tt.wantHeader || len(items) != tt.wantItems {
-				t.Errorf("ReadAll = header %v, %d items; want header %v, %d items", h != nil, len(items), tt.wantHeader, tt.wantItems)
-			}
-		})
-	}
+				if err != nil {
+					t.Fatalf("ReadAll: %v", err)
+				}
+				if (h != nil) != tt.wantHeader || len(items) != tt.wantItems {
+					t.Errorf("ReadAll = header %v, %d items; want header %v, %d items", h != nil, len(items), tt.wantHeader, tt.wantItems)
+				}
+			})
+		}
+	})
 }
 
 func TestReadTruncated(t *testing.T) {
@@ -219,20 +279,29 @@ func TestReadTruncated(t *testing.T) {
 		{"killed mid-line", `{"time":"2026-12-02T08:00:02.5Z","type":"MODIFIED","object":{"kind":"Pod","apiVe`, 2, true},
 		{"killed mid-time", `{"time":"2026-12-02T0`, 2, true},
 		{"whole last line without its newline", podLine, 3, false},
+		{"blank last line without its newline", "  ", 2, false},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			in := headerLine + "\n" + podLine + "\n" + podLine + "\n" + tt.last
-			_, items, rd, err := ReadAll(strings.NewReader(in), "rec.jsonl")
-			if err != nil {
-				t.Fatalf("ReadAll: %v", err)
-			}
-			if len(items) != tt.wantItems || rd.Truncated != tt.wantTruncated {
-				t.Errorf("ReadAll = %d items, Truncated %v; want %d items, Truncated %v",
-					len(items), rd.Truncated, tt.wantItems, tt.wantTruncated)
+	bothModes(t, func(t *testing.T, workers int) {
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				in := headerLine + "\n" + podLine + "\n" + podLine + "\n" + tt.last
+				_, items, rd, err := readAll(strings.NewReader(in), workers, MaxLineBytes)
+				if err != nil {
+					t.Fatalf("ReadAll: %v", err)
+				}
+				if len(items) != tt.wantItems || rd.Truncated != tt.wantTruncated {
+					t.Errorf("ReadAll = %d items, Truncated %v; want %d items, Truncated %v",
+						len(items), rd.Truncated, tt.wantItems, tt.wantTruncated)
+				}
+			})
+		}
+		t.Run("no header, the only line cut short", func(t *testing.T) {
+			_, items, rd, err := readAll(strings.NewReader(podLine[:40]), workers, MaxLineBytes)
+			if err != nil || len(items) != 0 || !rd.Truncated {
+				t.Errorf("ReadAll = %d items, Truncated %v, error %v; want 0 items, Truncated, no error", len(items), rd.Truncated, err)
 			}
 		})
-	}
+	})
 }
 
 func TestReadSkips(t *testing.T) {
