@@ -94,7 +94,7 @@ func (o *wireObject) decode(dec *jsontext.Decoder) error {
 		if err != nil {
 			return err
 		}
-		return fmt.Errorf("\"object\" is %.20s, not a JSON object", v)
+		return fmt.Errorf("\"object\" is %s, not a JSON object", describe(v))
 	}
 	kind, apiVersion, ok := sniffTypeMeta(dec.UnreadBuffer())
 	if ok {
@@ -250,4 +250,26 @@ func skipSpace(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// describe names a JSON value in an error message, safe for a terminal: a string is quoted with
+// Go's escapes and cut at 20 bytes, a number is cut at 20 bytes, anything else is named by its
+// kind.
+func describe(v jsontext.Value) string {
+	switch v.Kind() {
+	case '"':
+		var s string
+		if json.Unmarshal(v, &s, decodeOptions) == nil {
+			return fmt.Sprintf("the string %.20q", s)
+		}
+	case '0':
+		return fmt.Sprintf("the number %.20s", v)
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f', 'n':
+		return v.Kind().String()
+	}
+	return "not JSON"
 }

@@ -176,22 +176,14 @@ func parseHeader(b []byte) (*Header, error) {
 
 // headerVersion reads the header's "version": a whole number from 1 to RecordingVersion.
 func headerVersion(v jsontext.Value) (int, error) {
-	const bad = "recording header has no valid version: \"version\" is"
-	switch v.Kind() {
-	case 0, 'n':
-		return 0, errors.New("recording header has no valid version: \"version\" is missing")
-	case '0':
-	case '"':
-		return 0, fmt.Errorf("%s the string %.20s, not the number %d", bad, v, RecordingVersion)
-	default:
-		return 0, fmt.Errorf("%s %.20s, not a number", bad, v)
-	}
 	n, err := strconv.Atoi(string(v))
 	switch {
-	case err != nil:
-		return 0, fmt.Errorf("%s %.20s, not a whole number", bad, v)
-	case n < 1:
-		return 0, fmt.Errorf("%s %d; versions start at 1", bad, n)
+	case v.Kind() != '0' || err != nil || n < 1:
+		what := "missing"
+		if len(v) > 0 {
+			what = describe(v)
+		}
+		return 0, fmt.Errorf("recording header has no valid version: \"version\" is %s, want a whole number such as %d", what, RecordingVersion)
 	case n > RecordingVersion:
 		return 0, fmt.Errorf("recording version %d is newer than this sidecar-top reads (%d): upgrade sidecar-top", n, RecordingVersion)
 	}
