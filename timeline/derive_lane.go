@@ -8,15 +8,64 @@ import (
 // laneCache is what was derived of a lane last time: the runs before the final (cross-lane)
 // pass, and the index that files an Event occurrence under the run it belongs to.
 type laneCache struct {
-	attempts []int32     // the instances' attempts, in order
-	ends     []time.Time // ends[i]: the latest exit bound among instances[:i+1]; zero: one has not exited
-	base     []*Run      // by attempt, before the final pass
+	attempts []int32 // the instances' attempts, in order
+	// Per instance, as far as the status says (zero: unknown): when it started, at the earliest
+	// and latest, and when it exited at the latest.
+	startLo, startHi, exitHi []time.Time
+	// The windows Events are filed in, by the kind of Event: before[i] is the last moment an
+	// Event that comes before a start can belong to instances[:i+1], and so on; zero is no end.
+	before, after, during []time.Time
+	base                  []*Run // by attempt, before the final pass
 }
 
-// attemptAt is the run an Event occurrence at t belongs to: the first whose exit is unknown or
-// not certainly before t; after the last run's exit, the next attempt.
-func (lc *laneCache) attemptAt(t time.Time) int32 {
-	i := lc.windowOf(t)
+// An Event belongs to a run in one of three ways. Some come before a run begins (the kubelet
+// pulls and creates the container, or backs off before it): they belong to the first run not
+// certainly started before them. Started comes just after the start: it belongs to the last run
+// that may have started by then. The others come while a run runs (a probe fails, the kubelet
+// kills it): they belong to the first run not certainly over before them.
+func startsRun(reason string) bool {
+	switch reason {
+	case "Pulling", "Pulled", "Created", "BackOff":
+		return true
+	}
+	return false
+}
+
+// bounds are the window bounds for an Event of the reason.
+func (lc *laneCache) bounds(reason string) []time.Time {
+	switch {
+	case startsRun(reason):
+		return lc.before
+	case reason == "Started":
+		return lc.after
+	}
+	return lc.during
+}
+
+// windows computes the window bounds from instance i on (those before it stay).
+func (lc *laneCache) windows(i int) {
+	lc.before, lc.after, lc.during = lc.before[:i], lc.after[:i], lc.during[:i]
+	for ; i < len(lc.attempts); i++ {
+		before, during := lc.startHi[i], lc.exitHi[i]
+		after := during // the last run: until it is over
+		if i+1 < len(lc.attempts) {
+			after = time.Time{}
+			if lo := lc.startLo[i+1]; !lo.IsZero() {
+				after = lo.Add(-time.Nanosecond) // until the next run may have started
+			}
+		}
+		if i > 0 {
+			before, after, during = laterBound(lc.before[i-1], before), laterBound(lc.after[i-1], after), laterBound(lc.during[i-1], during)
+		}
+		lc.before, lc.after, lc.during = append(lc.before, before), append(lc.after, after), append(lc.during, during)
+	}
+}
+
+// attemptAt is the run an occurrence of the reason at t belongs to; after the last run, the next
+// attempt.
+func (lc *laneCache) attemptAt(reason string, t time.Time) int32 {
+	b := lc.bounds(reason)
+	i := sort.Search(len(b), func(i int) bool { return b[i].IsZero() || !t.After(b[i]) })
 	if i < len(lc.attempts) {
 		return lc.attempts[i]
 	}
@@ -26,27 +75,23 @@ func (lc *laneCache) attemptAt(t time.Time) int32 {
 	return 0
 }
 
-// windowOf is the index of the instance whose window holds t, or len(attempts) after them all.
-func (lc *laneCache) windowOf(t time.Time) int {
-	return sort.Search(len(lc.ends), func(i int) bool { return lc.ends[i].IsZero() || !t.After(lc.ends[i]) })
-}
-
-// occsOf are the occurrences of list (in time order) that belong to attempt a.
-func (lc *laneCache) occsOf(list []eventOcc, a int32) []eventOcc {
+// occsOf are the occurrences of one reason (in time order) that belong to attempt a.
+func (lc *laneCache) occsOf(reason string, list []eventOcc, a int32) []eventOcc {
 	if len(list) == 0 {
 		return nil
 	}
+	b := lc.bounds(reason)
 	i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a })
 	var lo, hi int // list[lo:hi] is the window
 	switch {
 	case i < len(lc.attempts) && lc.attempts[i] == a:
 		if i > 0 {
-			lo = upperBound(list, lc.ends[i-1])
+			lo = upperBound(list, b[i-1])
 		}
-		hi = upperBound(list, lc.ends[i])
+		hi = upperBound(list, b[i])
 	case i == len(lc.attempts) && (i == 0 || a == lc.attempts[i-1]+1):
 		if i > 0 {
-			lo = upperBound(list, lc.ends[i-1])
+			lo = upperBound(list, b[i-1])
 		}
 		hi = len(list)
 	default:
@@ -55,40 +100,43 @@ func (lc *laneCache) occsOf(list []eventOcc, a int32) []eventOcc {
 	return list[lo:hi]
 }
 
-// upperBound is the index of the first occurrence after t; zero t is after everything.
+// upperBound is the index of the first occurrence (by occKey) after t; zero t is after everything.
 func upperBound(list []eventOcc, t time.Time) int {
 	if t.IsZero() {
 		return len(list)
 	}
-	return sort.Search(len(list), func(i int) bool { return list[i].at.After(t) })
+	return sort.Search(len(list), func(i int) bool { return occKey(list[i]).After(t) })
 }
 
 // deriveLane brings the lane's base runs up to date: those from the first dirty attempt on are
-// derived again, the others kept. created is the pod's creation, the floor of the lane.
-func (d *deriver) deriveLane(ls *laneState, created time.Time) []*Run {
+// derived again, the others kept. The pod's facts say how runs stop (deletion, grace).
+func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	lc := &ls.cache
 	from := ls.dirtyFrom
 	if from == noDirty {
 		return lc.base
 	}
 	ls.dirtyFrom = noDirty
-	// The exits, which decide where Events are filed: from the first instance touched on.
+	// The starts and exits, which decide where Events are filed: from the first instance touched on.
 	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
-	lc.attempts, lc.ends = lc.attempts[:first], lc.ends[:first]
+	lc.attempts = lc.attempts[:first]
+	lc.startLo, lc.startHi, lc.exitHi = lc.startLo[:first], lc.startHi[:first], lc.exitHi[:first]
 	statusRuns := make([]*runMilestones, len(ls.instances)-first)
 	for i := first; i < len(ls.instances); i++ {
 		in := ls.instances[i]
 		r := d.run(ls, in)
 		statusRuns[i-first] = r
-		var end time.Time
+		var lo, hi, end time.Time
+		if r.start != nil {
+			lo, hi = r.start.Earliest, r.start.Latest
+		}
 		if r.exit != nil {
 			end = r.exit.Latest
-			if i > 0 && (lc.ends[i-1].IsZero() || lc.ends[i-1].After(end)) {
-				end = lc.ends[i-1]
-			}
 		}
-		lc.attempts, lc.ends = append(lc.attempts, in.attempt), append(lc.ends, end)
+		lc.attempts = append(lc.attempts, in.attempt)
+		lc.startLo, lc.startHi, lc.exitHi = append(lc.startLo, lo), append(lc.startHi, hi), append(lc.exitHi, end)
 	}
+	lc.windows(max(first-1, 0))
 	// The attempts from `from` on that anything belongs to.
 	set := map[int32]bool{}
 	for _, a := range lc.attempts[first:] {
@@ -108,9 +156,9 @@ func (d *deriver) deriveLane(ls *laneState, created time.Time) []*Run {
 
 	keep := sort.Search(len(lc.base), func(i int) bool { return lc.base[i].Attempt >= from })
 	base := append(lc.base[:keep:keep], make([]*Run, 0, len(attempts))...)
-	var lastExit *Milestone // of the last instance, for a run known only from its Started Event
+	var prevExit *Milestone // of the run before, which bounds the next one's start
 	if first > 0 {
-		lastExit = lc.exitOf(first - 1)
+		prevExit = lc.exitOf(first - 1)
 	}
 	for _, a := range attempts {
 		var sr *runMilestones
@@ -118,9 +166,9 @@ func (d *deriver) deriveLane(ls *laneState, created time.Time) []*Run {
 			i < len(lc.attempts) && lc.attempts[i] == a {
 			sr = statusRuns[i-first]
 		}
-		r := d.baseRun(ls, a, sr, lastExit, created)
-		if sr != nil && sr.exit != nil && a == lc.attempts[len(lc.attempts)-1] {
-			lastExit = sr.exit
+		r := d.baseRun(ps, ls, a, sr, prevExit)
+		if e := r.find(MExit); e != nil {
+			prevExit = e
 		}
 		if len(r.Milestones) > 0 || len(r.Changes) > 0 {
 			base = append(base, r)
@@ -128,6 +176,14 @@ func (d *deriver) deriveLane(ls *laneState, created time.Time) []*Run {
 	}
 	lc.base = base
 	return base
+}
+
+// laterBound is the later of two upper bounds, where zero is no bound (the later of all).
+func laterBound(a, b time.Time) time.Time {
+	if a.IsZero() || b.IsZero() {
+		return time.Time{}
+	}
+	return later(a, b)
 }
 
 // exitOf is the exit milestone of instance i as derived, from the base runs, or nil.
@@ -141,31 +197,31 @@ func (lc *laneCache) exitOf(i int) *Milestone {
 	return nil
 }
 
-// next is the attempt after the last run, if that run has exited (or there is none): Events
-// after its exit belong to it.
+// next is the attempt after the last run, if Events can belong to it: the last run has started
+// (or there is none).
 func (lc *laneCache) next() (int32, bool) {
 	n := len(lc.attempts)
 	switch {
 	case n == 0:
 		return 0, true
-	case lc.ends[n-1].IsZero():
+	case lc.before[n-1].IsZero() && lc.during[n-1].IsZero():
 		return 0, false
 	}
 	return lc.attempts[n-1] + 1, true
 }
 
 // hasOccsAfterLast reports whether an Event occurrence of the lane lies after the last run's
-// exit: it belongs to the next attempt.
+// window for its kind: it belongs to the next attempt.
 func (lc *laneCache) hasOccsAfterLast(ls *laneState) bool {
-	n := len(lc.ends)
-	if n > 0 && lc.ends[n-1].IsZero() {
-		return false
-	}
-	for _, list := range ls.occs {
+	n := len(lc.attempts)
+	for reason, list := range ls.occs {
 		if len(list) == 0 {
 			continue
 		}
-		if n == 0 || list[len(list)-1].at.After(lc.ends[n-1]) {
+		if n == 0 {
+			return true
+		}
+		if b := lc.bounds(reason)[n-1]; !b.IsZero() && occKey(list[len(list)-1]).After(b) {
 			return true
 		}
 	}

@@ -34,7 +34,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	out.Milestones = d.podRow(ps)
 	lanes := make([]*passLane, len(ps.laneOrder))
 	for i, ls := range ps.laneOrder {
-		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ls, p.Created)}
+		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ps, ls)}
 	}
 	d.crossLane(ps, lanes, out.Milestones)
 	var end time.Time
@@ -127,7 +127,12 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 		ms = append(ms, d.conditionMilestone(MScheduled, c))
 	}
 	if c := ps.firstCondition("Initialized", "True"); c != nil {
-		ms = append(ms, d.conditionMilestone(MInitialized, c))
+		m := d.conditionMilestone(MInitialized, c)
+		if f := ps.appFirst; f != nil {
+			d.boundAbove(&m, f, "before "+f.ev.Container+"'s first Event "+f.ev.Reason,
+				"the kubelet creates the app containers once the pod is initialized")
+		}
+		ms = append(ms, m)
 	}
 	for i := range ps.conditions {
 		if m, ok := d.readyMilestone(&ps.conditions[i], &everReady); ok {
@@ -137,10 +142,15 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	if s := ps.deletion; s != nil {
 		req := ps.deletionAt.Add(-time.Duration(ps.deletionGrace) * time.Second)
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
-		ms = append(ms, Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
+		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
 			Evidence: []Evidence{{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: timePtr(req),
-				Precision: "1s", Received: timePtr(s.at)}}})
+				Precision: "1s", Received: timePtr(s.at)}}}
+		if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {
+			d.boundAbove(&m, k, "before the first Killing Event ("+k.ev.Container+")",
+				"the kubelet stops the containers because the deletion was requested")
+		}
+		ms = append(ms, m)
 	}
 	for _, ph := range ps.phases {
 		if ph.phase == "Succeeded" || ph.phase == "Failed" {
@@ -152,6 +162,17 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 		ms = append(ms, observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
 	}
 	return ms, everReady
+}
+
+// boundAbove bounds m above by an Event that certainly came after it, when that tightens it.
+func (d *deriver) boundAbove(m *Milestone, oc *eventOcc, what, note string) {
+	if !oc.when.hi.Before(m.Latest) {
+		return
+	}
+	iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, oc.when.hi)
+	m.Latest, m.At = iv.hi, iv.clamp(m.At)
+	m.Evidence = append(m.Evidence, Evidence{What: what, NameTime: timePtr(oc.nameTime), API: timePtr(oc.api),
+		Precision: oc.apiPrec, Received: timePtr(oc.received), Note: note})
 }
 
 // conditionMilestone places a condition transition: its lastTransitionTime (whole seconds),

@@ -32,12 +32,13 @@ func startKind(attempt int32) MilestoneKind {
 
 // baseRun derives everything that belongs to attempt a of the lane but what needs other lanes:
 // the run's status-based milestones sr (nil if the status never showed the run), the Events filed
-// under it, and the waits before it. lastExit is the exit of the last run the status showed,
-// which bounds a run known only from its Started Event.
-func (d *deriver) baseRun(ls *laneState, a int32, sr *runMilestones, lastExit *Milestone, created time.Time) *Run {
+// under it, the waits before it, and how it stopped if the kubelet stopped it on its own (a
+// probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
+func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestones, prevExit *Milestone) *Run {
 	spec := ls.spec
+	created := ps.last.Created
 	lc := &ls.cache
-	occs := func(reason string) []eventOcc { return lc.occsOf(ls.occs[reason], a) }
+	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
 	var ms []Milestone
 	if sr == nil {
 		// An Event can arrive before the status it explains: a Started Event for a run the status
@@ -45,8 +46,8 @@ func (d *deriver) baseRun(ls *laneState, a int32, sr *runMilestones, lastExit *M
 		if st := occs("Started"); len(st) > 0 {
 			m := eventMilestone(startKind(a), spec.Name, a, st[0])
 			m.Earliest = created // after the pod was made, after the run before it ended
-			if lastExit != nil {
-				m.Earliest = lastExit.Earliest
+			if prevExit != nil {
+				m.Earliest = prevExit.Earliest
 			}
 			if cr := occs("Created"); len(cr) > 0 {
 				m.Earliest = cr[0].when.lo
@@ -55,25 +56,17 @@ func (d *deriver) baseRun(ls *laneState, a int32, sr *runMilestones, lastExit *M
 			ms = append(ms, m)
 		}
 	} else {
-		r := sr
-		if cr := occs("Created"); len(cr) > 0 && r.start != nil {
-			r.start.Earliest = d.bound(interval{r.start.Earliest, r.start.Latest}, cr[0].when.lo, time.Time{}).lo
-			r.start.At = interval{r.start.Earliest, r.start.Latest}.clamp(r.start.At)
-			r.start.Evidence = append(r.start.Evidence, Evidence{What: "after Event Created", NameTime: timePtr(cr[0].nameTime), API: timePtr(cr[0].api), Precision: cr[0].apiPrec})
-			for _, m := range append(r.started, r.flag...) {
-				m.Earliest = earlier(later(m.Earliest, r.start.Earliest), m.Latest)
+		// The kubelet creates the next run only after this one exited.
+		if next := lc.occsOf("Created", ls.occs["Created"], a+1); len(next) > 0 && sr.exit != nil {
+			e := sr.exit
+			if iv := d.bound(interval{e.Earliest, e.Latest}, time.Time{}, next[0].when.hi); !iv.hi.Equal(e.Latest) {
+				e.Latest, e.At = iv.hi, iv.mid()
+				e.Evidence = append(e.Evidence, Evidence{What: "before the next run's Event Created", NameTime: timePtr(next[0].nameTime),
+					API: timePtr(next[0].api), Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"})
 			}
 		}
-		if st := occs("Started"); len(st) > 0 && r.start != nil {
-			iv := interval{r.start.Earliest, r.start.Latest}
-			r.start.At = iv.clamp(st[0].at)
-			r.start.Evidence = append(r.start.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: timePtr(st[0].nameTime), API: timePtr(st[0].api), Precision: st[0].apiPrec, Received: timePtr(st[0].received)})
-		}
-		if r.startedWithRun && len(r.started) > 0 {
-			m := r.started[0]
-			m.At = interval{m.Earliest, m.Latest}.clamp(r.start.At)
-		}
-		ms = append(ms, r.all()...)
+		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
+		ms = append(ms, sr.all()...)
 	}
 	for _, oc := range occs("Created") {
 		ms = append(ms, eventMilestone(MCreated, spec.Name, a, oc))
@@ -84,22 +77,55 @@ func (d *deriver) baseRun(ls *laneState, a int32, sr *runMilestones, lastExit *M
 		m.Count = oc.count
 		ms = append(ms, m)
 	}
-	if spec.Kind != KindSidecar && sr != nil {
-		if kill := occs("Killing"); len(kill) > 0 {
-			// The run's own exit, not a copy: directSigterm moves it after the SIGTERM.
-			exit := findMilestone(ms, MExit, a)
-			ms = append(ms, d.directSigterm(spec, a, kill[0], exit))
-		}
+	if sr != nil {
+		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"))
 	}
 	for _, w := range ls.waits {
 		if w.attempt != a || w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
 			continue // ordinary waits: the lane's segments show them
 		}
-		m := observedMilestone(MWaiting, w.seen, "state.waiting.reason", time.Time{})
+		m := observedMilestone(MWaiting, w.seen, "state.waiting.reason", created)
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
 	return newRun(a, ms, ls.waits, created)
+}
+
+// runEvidence tightens a run's status-based start with its Events, and keeps the run after the
+// one before it: a restart follows the exit it restarts after, by bounds and by estimate.
+func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, prevExit *Milestone) {
+	if r.start == nil {
+		return
+	}
+	s := r.start
+	if len(created) > 0 {
+		s.Earliest = d.bound(interval{s.Earliest, s.Latest}, created[0].when.lo, time.Time{}).lo
+		s.At = interval{s.Earliest, s.Latest}.clamp(s.At)
+		s.Evidence = append(s.Evidence, Evidence{What: "after Event Created", NameTime: timePtr(created[0].nameTime), API: timePtr(created[0].api), Precision: created[0].apiPrec})
+	}
+	if prevExit != nil {
+		s.Earliest = d.bound(interval{s.Earliest, s.Latest}, prevExit.Earliest, time.Time{}).lo
+		s.At = interval{s.Earliest, s.Latest}.clamp(s.At)
+		if !s.At.After(prevExit.At) && s.Latest.After(prevExit.At) {
+			s.At = interval{prevExit.At, s.Latest}.mid()
+		}
+	}
+	if len(started) > 0 {
+		iv := interval{s.Earliest, s.Latest}
+		s.At = iv.clamp(started[0].at)
+		s.Evidence = append(s.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: timePtr(started[0].nameTime), API: timePtr(started[0].api), Precision: started[0].apiPrec, Received: timePtr(started[0].received)})
+	}
+	for _, m := range append(r.started, r.flag...) {
+		m.Earliest = earlier(later(m.Earliest, s.Earliest), m.Latest)
+		m.At = interval{m.Earliest, m.Latest}.clamp(m.At)
+	}
+	if r.startedWithRun && len(r.started) > 0 {
+		m := r.started[0]
+		m.At = interval{m.Earliest, m.Latest}.clamp(s.At)
+	}
+	if e := r.exit; e != nil && !e.At.After(s.At) && e.Latest.After(s.At) {
+		e.At = interval{s.At, e.Latest}.mid() // a short run: its exit reads after its start
+	}
 }
 
 // run derives a run's start, exit, started and ready milestones from the status.
@@ -197,24 +223,6 @@ func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, 
 	}
 	m := observedMilestone(kind, s, what, floor)
 	m.Earliest = earlier(later(m.Earliest, floor), m.Latest)
-	return m
-}
-
-// directSigterm is the SIGTERM of an app or init container: the kubelet records its Killing
-// Event, runs the preStop hook if there is one, then has the runtime signal the container.
-func (d *deriver) directSigterm(spec ContainerObservation, attempt int32, oc eventOcc, exit *Milestone) Milestone {
-	m := eventMilestone(MSigterm, spec.Name, attempt, oc)
-	iv := interval{oc.when.lo, time.Time{}}
-	if !spec.HasPreStop {
-		iv.hi = oc.when.hi.Add(signalAllowance)
-	} else {
-		m.Evidence = append(m.Evidence, Evidence{What: "preStop hook", Note: "SIGTERM follows the preStop hook"})
-	}
-	if exit != nil {
-		iv = d.bound(iv, time.Time{}, exit.Latest)
-	}
-	m.Earliest, m.Latest, m.At = iv.lo, iv.hi, iv.clamp(oc.at)
-	exitAfter(exit, &m)
 	return m
 }
 

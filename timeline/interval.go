@@ -80,7 +80,8 @@ func spanBetween(a, b *Milestone, ordered bool) Span {
 		Min:   b.Earliest.Sub(a.Latest),
 		Max:   b.Latest.Sub(a.Earliest),
 	}
-	if ordered {
+	if ordered && s.Max >= 0 {
+		// Cut at zero, unless the bounds say otherwise: then the data contradicts the order.
 		s.Value, s.Min = max(s.Value, 0), max(s.Min, 0)
 	}
 	return s

@@ -54,8 +54,9 @@ func newLaneState() *laneState {
 	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0}
 }
 
-// touch marks the runs from attempt a on for derivation again.
-func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0)) }
+// touch marks the runs from attempt a on for derivation again, and the one before it, whose
+// Events may belong to a or not depending on a's start.
+func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a-1, 0)) }
 
 func (ls *laneState) observe(c *ContainerObservation, s seen) {
 	spec := *c
@@ -188,15 +189,27 @@ func (in *instance) sawFlags(cs *ContainerStatus, s seen) bool {
 // addOcc files an Event occurrence under its reason, in time order, and marks the runs from the
 // one it belongs to for derivation again.
 func (ls *laneState) addOcc(oc eventOcc) {
-	ls.occs[oc.ev.Reason] = insertOcc(ls.occs[oc.ev.Reason], oc)
-	ls.touch(ls.cache.attemptAt(oc.at))
+	reason := oc.ev.Reason
+	ls.occs[reason] = insertOcc(ls.occs[reason], oc)
+	ls.touch(ls.cache.attemptAt(reason, occKey(oc))) // and the run before, whose end it may bound
 }
 
-// insertOcc puts oc in a time-ordered list, after every occurrence at or before it.
+// insertOcc puts oc in a list in order (of occKey), after every occurrence at or before it.
 func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
-	i := sort.Search(len(list), func(i int) bool { return list[i].at.After(oc.at) })
+	k := occKey(oc)
+	i := sort.Search(len(list), func(i int) bool { return occKey(list[i]).After(k) })
 	list = append(list, eventOcc{})
 	copy(list[i+1:], list[i:])
 	list[i] = oc
 	return list
+}
+
+// occKey is the time an occurrence is filed by: for an Event that comes before a run starts, the
+// earliest it may have happened (a whole-second Event is placed when it arrived, which can be
+// after the start it came before); for the others, its estimate.
+func occKey(oc eventOcc) time.Time {
+	if startsRun(oc.ev.Reason) && !oc.when.lo.IsZero() {
+		return oc.when.lo
+	}
+	return oc.at
 }

@@ -27,6 +27,9 @@ func Before(a, b *Milestone) bool {
 	if ai, bi := a.Source == SourceInferred, b.Source == SourceInferred; ai != bi {
 		return bi
 	}
+	if a.Container == b.Container && a.Attempt != b.Attempt {
+		return a.Attempt < b.Attempt // a run's milestones before the next run's
+	}
 	return kindRank[a.Kind] < kindRank[b.Kind]
 }
 

@@ -22,6 +22,10 @@ type podState struct {
 	podOccs       map[string][]eventOcc // the pod's own Events (no container), by reason, in time order
 	events        seqBuilder[Event]     // every occurrence, for the events list
 
+	// The first Event of an app container (the kubelet creates apps once the pod is initialized)
+	// and the first Killing of a stopping pod (after the deletion request): they bound the pod row.
+	appFirst, stopKill *eventOcc
+
 	dirty    bool // something changed since out was derived
 	rowDirty bool // a pod-row fact other than a new condition changed
 	rows     podRowCache
@@ -126,6 +130,7 @@ func (ps *podState) addOcc(oc eventOcc) {
 			ps.lanes[c] = ls
 		}
 		ls.addOcc(oc)
+		ps.boundsRow(oc)
 		return
 	}
 	ps.podOccs[oc.ev.Reason] = insertOcc(ps.podOccs[oc.ev.Reason], oc)
@@ -148,4 +153,21 @@ func (ps *podState) firstConditionNow(typ string) *Condition {
 		}
 	}
 	return nil
+}
+
+// boundsRow keeps the Events that bound the pod row: the first of an app container (before
+// which the pod was initialized) and the first Killing of a stopping pod (after its deletion
+// was requested).
+func (ps *podState) boundsRow(oc eventOcc) {
+	reason := oc.ev.Reason
+	switch {
+	case oc.ev.ContainerKind == KindApp && (startsRun(reason) || reason == "Started") && oc.count == 1:
+		if ps.appFirst == nil || oc.when.hi.Before(ps.appFirst.when.hi) {
+			ps.appFirst, ps.rowDirty = &oc, true
+		}
+	case reason == "Killing" && !killedAlone(oc):
+		if ps.stopKill == nil || oc.when.hi.Before(ps.stopKill.when.hi) {
+			ps.stopKill, ps.rowDirty = &oc, true
+		}
+	}
 }

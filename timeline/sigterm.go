@@ -22,19 +22,30 @@ func (d *deriver) boundStartedByNext(lanes []*passLane) {
 			continue
 		}
 		next := nextLane(lanes, i)
-		if next == nil || l.find(MStarted, 0) == nil {
+		if next == nil {
 			continue
 		}
-		m := l.find(MStarted, 0)
 		first := firstEventOf(next.ls)
-		if first == nil || !first.when.hi.Before(m.Latest) {
+		if first == nil {
+			continue
+		}
+		// The run whose started let the next container start: the last that may have started by
+		// then (a sidecar whose startup probe killed its first run starts the app in a later one).
+		var m *Milestone
+		var run int32
+		for j := len(l.runs) - 1; j >= 0 && m == nil; j-- {
+			if s := l.find(MStarted, l.runs[j].Attempt); s != nil && !s.Earliest.After(first.when.hi) {
+				m, run = s, l.runs[j].Attempt
+			}
+		}
+		if m == nil || !first.when.hi.Before(m.Latest) {
 			continue
 		}
 		iv, ok := interval{m.Earliest, m.Latest}.tighten(time.Time{}, first.when.hi)
 		if !ok {
 			continue
 		}
-		m = findMilestone(l.edit(0), MStarted, 0)
+		m = findMilestone(l.edit(run), MStarted, run)
 		if m.At.Equal(m.Latest) {
 			m.At = iv.hi // an observed change: placed at its latest
 		}
@@ -64,41 +75,36 @@ func firstEventOf(ls *laneState) *eventOcc {
 	return first
 }
 
-// inferSidecarSigterm places the SIGTERM of the sidecar lanes[i]'s last run. When a pod stops
-// (deleted, or all app containers done), the kubelet reports Killing for every container at
-// once, but signals a sidecar only after every app container and every later sidecar has exited,
-// or when the grace period runs out. Nobody outside the node sees that signal.
+// inferSidecarSigterm places the SIGTERM of the sidecar lanes[i]'s last run when the pod
+// stops (deleted, or all app containers done). The kubelet reports Killing for every container
+// at once and runs the preStop hooks then, but signals a sidecar only after every app container
+// and every sidecar declared after it has exited, or when the grace period runs out. Nobody
+// outside the node sees that signal. A sidecar killed on its own (a probe) already has its SIGTERM.
 func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, podMs Seq[Milestone]) {
 	c := lanes[i]
 	run := c.lastRun()
-	if run < 0 {
+	if run < 0 || c.find(MSigterm, run) != nil {
 		return
 	}
 	start := c.find(startKind(run), run)
 	exit := c.find(MExit, run)
 	var kill *eventOcc
-	killing := c.ls.occs["Killing"]
+	killing := c.ls.cache.occsOf("Killing", c.ls.occs["Killing"], run) // those filed under the run
 	for j := len(killing) - 1; j >= 0; j-- {
 		if start == nil || !killing[j].when.hi.Before(start.Earliest) {
 			kill = &killing[j]
 			break
 		}
 	}
-	prereqs, pending := sidecarPrereqs(lanes, i, kill)
+	prereqs, pending := sidecarPrereqs(lanes, i, kill, ps.deletion == nil)
 	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(lanes)
-	if kill == nil && (!stopping || exit == nil) {
+	if !stopping || (kill == nil && exit == nil) {
 		return
 	}
-	if stopping && pending && exit == nil {
+	if pending && exit == nil {
 		return // not signalled yet: it waits for the containers that are still running
 	}
-	spec := c.ls.spec
-	ms := c.edit(run)
-	exit = findMilestone(ms, MExit, run)
-	if kill != nil && !stopping {
-		c.add(run, d.directSigterm(spec, run, *kill, exit))
-		return
-	}
+	// When the pod began to stop: the sidecar's Killing Event, else the deletion request.
 	var killIv interval
 	var killAt time.Time
 	var ev []Evidence
@@ -112,45 +118,41 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, po
 	} else {
 		return
 	}
-	grace := time.Duration(ps.last.GracePeriod) * time.Second
-	if ps.deletion != nil {
-		grace = time.Duration(ps.deletionGrace) * time.Second
-	}
-	graceEnd := killIv.lo.Add(max(grace-second, 0))
-	iv := interval{lo: killIv.lo}
+	spec := c.ls.spec
+	grace := graceOf(ps, killIv)
+	deadline := killIv.hi.Add(grace + second + signalAllowance) // the turn is not waited for longer
 	at := killAt
-	// Stopped because the app containers were done (not deleted): they exited before the Killing.
-	alreadyDone := ps.deletion == nil
+	// Its turn comes when the last of the containers it waits for has exited.
+	var turn interval
 	for _, pr := range prereqs {
-		if ps.deletion != nil && pr.Latest.After(killIv.lo) {
-			alreadyDone = false
-		}
+		turn.lo, turn.hi = later(turn.lo, pr.Earliest), later(turn.hi, pr.Latest)
 		at = later(at, pr.At)
 		ev = append(ev, Evidence{What: "after " + pr.Container + " exited", API: timePtr(pr.At),
 			Note: "sidecars stop after app containers, then in reverse order of definition"})
 	}
+	iv := interval{lo: killIv.lo, hi: deadline}
 	switch {
 	case pending:
-		iv.lo = later(iv.lo, graceEnd)
+		// One of them never exited: signalled when the grace period ran out.
+		iv = d.bound(iv, killIv.lo.Add(max(grace-second, 0)), time.Time{})
 	case len(prereqs) > 0:
-		iv.lo = later(iv.lo, earlier(latestEarliest(prereqs), graceEnd))
+		iv = d.bound(iv, earlier(turn.lo, killIv.lo.Add(max(grace-second, 0))), time.Time{})
 	}
-	if grace > 0 && at.After(killAt.Add(grace)) {
-		at = killAt.Add(grace)
-	}
-	switch {
-	case alreadyDone && !pending && !spec.HasPreStop:
-		iv.hi = killIv.hi.Add(signalAllowance)
-	case !pending && len(prereqs) > 0 && !spec.HasPreStop:
-		// The kubelet signals it as soon as the last of them has stopped.
-		iv.hi = latestLatest(prereqs).Add(signalAllowance)
-	}
-	if grace > 0 {
-		iv = d.bound(iv, time.Time{}, killIv.hi.Add(grace+signalAllowance))
+	if !pending && !spec.HasPreStop {
+		// Signalled as soon as its turn came, right after Killing if it came before.
+		iv = d.bound(iv, time.Time{}, later(killIv.hi, turn.hi).Add(signalAllowance))
 	}
 	if exit != nil {
+		if exit.Latest.Before(iv.lo) {
+			return // it exited before its turn came: on its own, not signalled
+		}
 		iv = d.bound(iv, time.Time{}, exit.Latest)
 	}
+	if spec.HasPreStop {
+		at = later(at, iv.mid()) // the hook took some time no one reports
+	}
+	ms := c.edit(run)
+	exit = findMilestone(ms, MExit, run)
 	m := Milestone{Kind: MSigterm, Container: c.name(), Attempt: run,
 		At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi, Source: SourceInferred, Evidence: ev,
 		Message: "inferred: not reported by the API"}
@@ -160,9 +162,11 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, po
 
 // sidecarPrereqs are the exits a sidecar waits for when the pod stops: of app containers that
 // were running when it began, and of later sidecars. pending says one of them has not exited.
-func sidecarPrereqs(lanes []*passLane, i int, kill *eventOcc) (exits []*Milestone, pending bool) {
+// When the pod completed (not deleted), the kubelet stops the sidecars because the app
+// containers have exited: they are before its Killing, and only the later sidecars count.
+func sidecarPrereqs(lanes []*passLane, i int, kill *eventOcc, completed bool) (exits []*Milestone, pending bool) {
 	for j, c := range lanes {
-		if !(c.kind() == KindApp || (c.kind() == KindSidecar && j > i)) {
+		if !(c.kind() == KindApp || (c.kind() == KindSidecar && j > i)) || (completed && c.kind() == KindApp) {
 			continue
 		}
 		run := c.lastRun()

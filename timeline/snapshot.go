@@ -162,10 +162,10 @@ const (
 type Milestone struct {
 	Kind      MilestoneKind `json:"kind"`
 	Container string        `json:"container,omitempty"`
-	Attempt   int32         `json:"attempt"` // the container's run: 0 first, n after n restarts
-	At        time.Time     `json:"at"`      // best estimate, within [Earliest, Latest]
-	Earliest  time.Time     `json:"earliest"`
-	Latest    time.Time     `json:"latest"`
+	Attempt   int32         `json:"attempt"`           // the container's run: 0 first, n after n restarts
+	At        time.Time     `json:"at"`                // best estimate, within [Earliest, Latest]
+	Earliest  time.Time     `json:"earliest,omitzero"` // zero: no bound known on that side
+	Latest    time.Time     `json:"latest,omitzero"`
 	Source    Source        `json:"source"`
 	Reason    string        `json:"reason,omitempty"`
 	Message   string        `json:"message,omitempty"`

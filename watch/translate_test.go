@@ -101,7 +101,7 @@ func TestObservePod(t *testing.T) {
 			pod:  sidecarPod,
 			want: &timeline.PodObservation{
 				UID: "pod-uid", Namespace: "sc-b1", Name: "sc-b1-x7k2p", ResourceVersion: "42", Node: "vm",
-				OwnerKind: "Job", OwnerName: "sc-b1", Created: at(0), GracePeriod: 45, RestartPolicy: "Never",
+				OwnerKind: "Job", OwnerName: "sc-b1", OwnerUID: "job-uid", Created: at(0), GracePeriod: 45, RestartPolicy: "Never",
 				Phase: "Running", Status: "CrashLoopBackOff",
 				Conditions: []timeline.Condition{
 					{Type: "Initialized", Status: "True", LastTransition: at(5)},

@@ -42,7 +42,8 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err != nil {
 		return err
 	}
-	live := watch.NewLive(client, t)
+	// Not recording, the informers keep only what translation reads.
+	live := watch.NewLiveWithOptions(client, t, watch.LiveOptions{Recording: rec != nil})
 	opts := play.Options{}
 	if rec != nil {
 		file, err := rec.create(ns, t, serverVersion)

@@ -1,0 +1,103 @@
+package timeline
+
+import (
+	"strings"
+	"time"
+)
+
+// How the kubelet stops a container (kuberuntime's killContainer): it records the Killing
+// Event, runs the preStop hook if there is one (at most for the grace period), waits for its turn
+// if it is a sidecar of a stopping pod (after the app containers and the sidecars declared after
+// it), then has the runtime send SIGTERM, and SIGKILL when the rest of the grace period is over.
+// Every container of a stopping pod goes through this at once; a container killed by a failed
+// probe goes through it alone.
+
+// stopOf adds how run a stopped when the kubelet stopped it and said so (a Killing Event filed
+// under the run): its preStop hook's start, and its SIGTERM, unless it is a sidecar of a stopping
+// pod, whose SIGTERM waits for other lanes (the final pass infers it). ms are the run's
+// milestones so far; the exit among them is moved after the SIGTERM.
+func (d *deriver) stopOf(ps *podState, spec ContainerObservation, a int32, ms []Milestone, kills, fails []eventOcc) []Milestone {
+	if start := findMilestone(ms, startKind(a), a); start != nil {
+		for len(kills) > 0 && kills[0].when.hi.Before(start.Earliest) {
+			kills = kills[1:] // not of this run: it had not started
+		}
+	}
+	if len(kills) == 0 {
+		return ms
+	}
+	kill := kills[0]
+	if spec.HasPreStop {
+		m := preStopMilestone(spec, a, kill)
+		if exit := findMilestone(ms, MExit, a); exit != nil {
+			// The hook began before the signal, so before the exit.
+			iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, exit.Latest)
+			m.Latest, m.At = iv.hi, iv.clamp(m.At)
+		}
+		ms = append(ms, m)
+	}
+	if spec.Kind == KindSidecar && !killedAlone(kill) {
+		return ms
+	}
+	exit := findMilestone(ms, MExit, a)
+	m := d.directSigterm(ps, spec, a, kill, fails, exit)
+	return append(ms, m)
+}
+
+// killedAlone reports whether a Killing Event stops one container on its own (a failed liveness
+// or startup probe, a changed spec) rather than a stopping pod, whose Killing Events say only
+// "Stopping container NAME".
+func killedAlone(kill eventOcc) bool { return !strings.HasPrefix(kill.message, "Stopping container") }
+
+// preStopMilestone is the start of the run's preStop hook: the kubelet runs it right after it
+// records the Killing Event (the hook's process may take a few hundred milliseconds to start).
+func preStopMilestone(spec ContainerObservation, a int32, kill eventOcc) Milestone {
+	m := eventMilestone(MPreStop, spec.Name, a, kill)
+	m.Latest = kill.when.hi.Add(signalAllowance)
+	m.Message = "preStop hook"
+	m.Evidence[0].Note = "the kubelet runs the preStop hook right after it reports Killing"
+	return m
+}
+
+// graceOf is the grace period the kubelet gave a container it began to stop at kill: the
+// deletion's when the pod was being deleted, else the pod's.
+func graceOf(ps *podState, kill interval) time.Duration {
+	if ps.deletion != nil {
+		grace := time.Duration(ps.deletionGrace) * time.Second
+		if !kill.hi.Before(ps.deletionAt.Add(-grace)) {
+			return grace
+		}
+	}
+	return time.Duration(ps.last.GracePeriod) * time.Second
+}
+
+// directSigterm is the SIGTERM of a container the kubelet signals as soon as its preStop hook is
+// done (an app or init container, or a container killed on its own): right after Killing without
+// a hook; with one, after the hook returned, at the latest when the grace period ran out. A hook
+// that failed is reported (FailedPreStopHook) when it returned, or after the signal if it ran
+// out of time: either way the SIGTERM is not after the report.
+func (d *deriver) directSigterm(ps *podState, spec ContainerObservation, a int32, kill eventOcc, fails []eventOcc, exit *Milestone) Milestone {
+	m := eventMilestone(MSigterm, spec.Name, a, kill)
+	iv := kill.when
+	at := kill.at
+	if !spec.HasPreStop {
+		iv.hi = kill.when.hi.Add(signalAllowance)
+	} else {
+		iv.hi = kill.when.hi.Add(graceOf(ps, kill.when) + second + signalAllowance)
+		m.Evidence = append(m.Evidence, Evidence{What: "preStop hook", Note: "SIGTERM follows the preStop hook, within the grace period"})
+		if len(fails) > 0 {
+			f := fails[0]
+			iv = d.bound(iv, time.Time{}, f.when.hi.Add(signalAllowance))
+			m.Evidence = append(m.Evidence, f.evidence("FailedPreStopHook"))
+		}
+	}
+	if exit != nil {
+		iv = d.bound(iv, time.Time{}, exit.Latest)
+	}
+	if spec.HasPreStop {
+		// The hook began at about the Killing and took some time no one reports.
+		at = interval{iv.clamp(kill.at), iv.hi}.mid()
+	}
+	m.Earliest, m.Latest, m.At = iv.lo, iv.hi, iv.clamp(at)
+	exitAfter(exit, &m)
+	return m
+}
