@@ -44,10 +44,15 @@ func newBatch() *batch {
 	return b
 }
 
-// release clears a consumed batch, so that it holds no object, and pools it.
+// release clears a consumed batch, so that it holds no object, and pools it. The buffer of a
+// batch that held a very long line is left to the garbage collector.
 func (b *batch) release() {
 	clear(b.out)
-	*b = batch{buf: b.buf[:0], lines: b.lines[:0], out: b.out[:0]}
+	buf := b.buf[:0]
+	if cap(buf) > 4*batchBytes {
+		buf = nil
+	}
+	*b = batch{buf: buf, lines: b.lines[:0], out: b.out[:0]}
 	batchPool.Put(b)
 }
 
