@@ -56,6 +56,11 @@ func zoomOut(cur, fit time.Duration) time.Duration {
 type window struct {
 	start, end time.Time
 	width      int
+	span       time.Duration // end - start
+}
+
+func newWindow(start, end time.Time, width int) window {
+	return window{start: start, end: end, width: width, span: end.Sub(start)}
 }
 
 // axisWindow is the time the lanes show for the view state: the whole life so far when
@@ -80,23 +85,36 @@ func axisWindow(origin, liveEnd time.Time, zoom time.Duration, follow bool, froz
 }
 
 // col is the column of time t; it is outside [0, width) when t is outside the window.
-func (w window) col(t time.Time) int {
-	span := w.end.Sub(w.start)
-	if span <= 0 || w.width <= 0 {
+func (w *window) col(t time.Time) int {
+	if w.span <= 0 || w.width <= 0 {
 		return 0
 	}
-	f := float64(t.Sub(w.start)) / float64(span) * float64(w.width)
-	if f < 0 {
+	f := float64(t.Sub(w.start)) / float64(w.span) * float64(w.width)
+	switch { // never far outside: a time years away must not overflow
+	case f < -1:
+		return -2
+	case f < 0:
 		return int(f) - 1 // floor for negatives
+	case f >= float64(w.width)+1:
+		return w.width + 1
 	}
 	return int(f)
 }
 
+// cellStart is when column i begins.
+func (w *window) cellStart(i int) time.Time {
+	return w.start.Add(time.Duration(float64(w.span) * float64(i) / float64(w.width)))
+}
+
+// middle is the middle of the time column i covers.
+func (w *window) middle(i int) time.Time {
+	return w.start.Add(time.Duration(float64(w.span) * (float64(i) + 0.5) / float64(w.width)))
+}
+
 // cell is the stretch of time column i covers.
-func (w window) cell(i int) (from, to time.Time) {
-	span := w.end.Sub(w.start)
-	from = w.start.Add(time.Duration(float64(span) * float64(i) / float64(w.width)))
-	to = w.start.Add(time.Duration(float64(span) * float64(i+1) / float64(w.width)))
+func (w *window) cell(i int) (from, to time.Time) {
+	from = w.start.Add(time.Duration(float64(w.span) * float64(i) / float64(w.width)))
+	to = w.start.Add(time.Duration(float64(w.span) * float64(i+1) / float64(w.width)))
 	return from, to
 }
 
@@ -109,7 +127,7 @@ var tickSteps = []time.Duration{
 }
 
 // ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit.
-func (w window) ticks(origin time.Time, g Glyphs) []time.Duration {
+func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
 	if w.width <= 0 {
 		return nil
 	}
@@ -145,7 +163,8 @@ func ceilTo(x, step time.Duration) time.Duration {
 }
 
 // renderAxis draws the tick labels under the lanes: each label starts at its tick's column.
-func renderAxis(w window, origin time.Time, st Styles) string {
+func renderAxis(f *frame, w *window, origin time.Time) string {
+	st := &f.st
 	line := []rune(strings.Repeat(" ", w.width))
 	next := 0 // the first column free for a label
 	for _, d := range w.ticks(origin, st.Glyphs) {
@@ -157,7 +176,7 @@ func renderAxis(w window, origin time.Time, st Styles) string {
 		copy(line[c:], label)
 		next = c + len(label) + 1
 	}
-	return st.Muted.Render(strings.TrimRight(string(line), " "))
+	return f.styled(sMuted, strings.TrimRight(string(line), " "))
 }
 
 // liveEnd is the latest time the selected pod's lanes reach: now, or the last sign of a

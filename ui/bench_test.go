@@ -2,12 +2,15 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 )
 
 // BenchmarkViewLarge draws one pod of 12 crash-looping lanes of about 500 milestones each at
-// 200×60, a frame whose pod did not change since the last.
+// 200×60: "steady" is a frame whose pod did not change since the last (its rows, widths,
+// segments and markers cached), "following" a live frame whose axis moved on, and "cold" one
+// whose pod is new to the view (nothing of it cached but what the pod keeps itself, its rows).
 func BenchmarkViewLarge(b *testing.B) {
 	s := largePod()
 	p := s.Pods[0]
@@ -16,14 +19,26 @@ func BenchmarkViewLarge(b *testing.B) {
 		n += len(c.Milestones())
 	}
 	b.Logf("%d lanes, %d milestones, %d table rows", len(p.Containers), n, len(p.Rows()))
-	for name, styles := range map[string]Styles{"plain": plainStyles(), "colour": colourStyles()} {
-		b.Run(name, func(b *testing.B) {
-			m := liveModel(s, p.LastSeen, p.UID, 200, 60, styles)
+	for _, tc := range []struct {
+		name   string
+		styles Styles
+		step   func(m *Model)
+	}{
+		{"steady/plain", plainStyles(), func(*Model) {}},
+		{"steady/colour", colourStyles(), func(*Model) {}},
+		{"following/colour", colourStyles(), func(m *Model) { m.now = m.now.Add(time.Second / 30) }},
+		{"cold/colour", colourStyles(), func(m *Model) { clear(m.cache.pods) }},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := liveModel(s, p.LastSeen, p.UID, 200, 60, tc.styles)
 			_ = m.View()
 			b.ReportAllocs()
+			cpu := cpuTime()
 			for b.Loop() {
+				tc.step(&m)
 				_ = m.View()
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
@@ -52,6 +67,7 @@ func BenchmarkKeyWhileFramesArrive(b *testing.B) {
 	_ = m.View()
 	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("p")}
 	b.ReportAllocs()
+	cpu := cpuTime()
 	i := 0
 	for b.Loop() {
 		next, _ := m.Update(snaps[i%frames])
@@ -59,5 +75,13 @@ func BenchmarkKeyWhileFramesArrive(b *testing.B) {
 		m = next.(Model)
 		_ = m.View()
 		i++
+	}
+	reportCPU(b, cpu)
+}
+
+// reportCPU reports the process's CPU time per op since cpu: the garbage collector's included.
+func reportCPU(b *testing.B, cpu time.Duration) {
+	if used := cpuTime() - cpu; used > 0 {
+		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }

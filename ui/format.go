@@ -2,6 +2,8 @@ package ui
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -13,42 +15,91 @@ import (
 // fmtDur formats a duration for offsets and gaps: 0.25s, 4.14s, 1m02.5s, 1h02m03s. The sign
 // is kept for negative durations and never added for positive ones.
 func fmtDur(d time.Duration) string {
-	sign := ""
-	if d < 0 {
-		sign, d = "-", -d
-	}
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%s%.2fs", sign, d.Seconds())
-	case d < time.Hour:
-		m := d / time.Minute
-		return fmt.Sprintf("%s%dm%04.1fs", sign, m, (d - m*time.Minute).Seconds())
-	default:
-		d = d.Round(time.Second)
-		h, m, s := d/time.Hour, (d%time.Hour)/time.Minute, (d%time.Minute)/time.Second
-		return fmt.Sprintf("%s%dh%02dm%02ds", sign, h, m, s)
-	}
+	var buf [24]byte
+	return string(appendDur(buf[:0], d))
 }
+
+// appendDur appends fmtDur(d) to b.
+func appendDur(b []byte, d time.Duration) []byte {
+	if d < 0 {
+		b = append(b, '-')
+		if d = -d; d < 0 {
+			d = math.MaxInt64 // -MinInt64: a saturated duration
+		}
+	}
+	if d < time.Minute {
+		n := len(b)
+		b = strconv.AppendFloat(b, d.Seconds(), 'f', 2, 64)
+		if string(b[n:]) != "60.00" { // else it rounds up to a minute
+			return append(b, 's')
+		}
+		b, d = b[:n], time.Minute
+	}
+	if d < time.Hour {
+		m := d / time.Minute
+		var sec [8]byte
+		s := strconv.AppendFloat(sec[:0], (d - m*time.Minute).Seconds(), 'f', 1, 64)
+		if string(s) == "60.0" {
+			m, s = m+1, append(sec[:0], "0.0"...)
+		}
+		if m < 60 {
+			b = strconv.AppendInt(b, int64(m), 10)
+			b = append(b, 'm')
+			if len(s) < 4 {
+				b = append(b, '0')
+			}
+			b = append(b, s...)
+			return append(b, 's')
+		}
+		d = time.Hour
+	}
+	d = d.Round(time.Second) // saturates, never wraps
+	h, m, sec := d/time.Hour, (d%time.Hour)/time.Minute, (d%time.Minute)/time.Second
+	b = strconv.AppendInt(b, int64(h), 10)
+	b = append(b, 'h')
+	b = append2(b, int64(m))
+	b = append(b, 'm')
+	b = append2(b, int64(sec))
+	return append(b, 's')
+}
+
+// append2 appends n, from 0 to 99, in two digits.
+func append2(b []byte, n int64) []byte { return append(b, byte('0'+n/10), byte('0'+n%10)) }
 
 // fmtSigned is fmtDur with a sign always: +4.14s, -0.50s.
 func fmtSigned(d time.Duration) string {
-	if d < 0 {
-		return fmtDur(d)
+	var buf [24]byte
+	return string(appendSigned(buf[:0], d))
+}
+
+func appendSigned(b []byte, d time.Duration) []byte {
+	if d >= 0 {
+		b = append(b, '+')
 	}
-	return "+" + fmtDur(d)
+	return appendDur(b, d)
 }
 
 // fmtPlus formats the ± of a span in seconds (±0.50), or as a duration when it is a minute or
 // more; it is empty when the span is exact.
 func fmtPlus(d time.Duration) string {
+	var buf [24]byte
+	return string(appendPlus(buf[:0], d))
+}
+
+func appendPlus(b []byte, d time.Duration) []byte {
 	switch {
 	case d <= 0:
-		return ""
+		return b
 	case d < time.Minute:
-		return fmt.Sprintf("±%.2f", d.Seconds())
-	default:
-		return "±" + fmtDur(d)
+		n := len(b)
+		b = append(b, "±"...)
+		b = strconv.AppendFloat(b, d.Seconds(), 'f', 2, 64)
+		if string(b[n+len("±"):]) != "60.00" {
+			return b
+		}
+		b, d = b[:n], time.Minute
 	}
+	return appendDur(append(b, "±"...), d)
 }
 
 // fmtSpan formats a span as its signed value and its ±, e.g. "+4.14s ±0.50".
@@ -91,7 +142,7 @@ func truncate(s string, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= width {
+	if len(s) <= width || cellWidth(s) <= width { // a cell takes a byte at least
 		return s
 	}
 	return ansi.Truncate(s, width, "…")
@@ -100,7 +151,7 @@ func truncate(s string, width int) string {
 // pad fills s with spaces on the right up to width cells, cutting it when it is longer.
 func pad(s string, width int) string {
 	s = truncate(s, width)
-	if w := lipgloss.Width(s); w < width {
+	if w := cellWidth(s); w < width {
 		s += strings.Repeat(" ", width-w)
 	}
 	return s
@@ -109,7 +160,7 @@ func pad(s string, width int) string {
 // padLeft fills s with spaces on the left up to width cells.
 func padLeft(s string, width int) string {
 	s = truncate(s, width)
-	if w := lipgloss.Width(s); w < width {
+	if w := cellWidth(s); w < width {
 		s = strings.Repeat(" ", width-w) + s
 	}
 	return s

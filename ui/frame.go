@@ -15,6 +15,7 @@ type frame struct {
 	width, height int
 	now           time.Time
 	st            Styles
+	cache         *viewCache // memoizes what the frame's pod gives; never changes what is drawn
 
 	mode              Mode
 	target, namespace string
@@ -51,9 +52,12 @@ const (
 // thing seen, so a snapshot never reaches past the axis.
 func (m *Model) frameView() frame {
 	f := frame{
-		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles,
+		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles, cache: m.cache,
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
 		help: m.help, keys: m.keys, spinner: m.spinner.View(),
+	}
+	if f.cache == nil { // a Model not made by NewModel
+		f.cache = newViewCache()
 	}
 	if m.cfg.Mode == Live {
 		if seen := latestSeen(m.snap); seen.After(f.now) {
@@ -82,6 +86,19 @@ func (m *Model) frameView() frame {
 		f.messages = append(f.messages, statusMessage{n, msgInfo})
 	}
 	return f
+}
+
+// paint is how text in ink k is written.
+func (f *frame) paint(k ink) *paint { return f.cache.paintOf(k, &f.st) }
+
+// styled is text in the named style.
+func (f *frame) styled(n styleName, text string) string {
+	return f.paint(ink{what: inkNamed, named: n}).render(text)
+}
+
+// statusStyled is a STATUS text in the style of what it means.
+func (f *frame) statusStyled(status string) string {
+	return f.paint(ink{what: inkStatus, text: status}).render(status)
 }
 
 // latestSeen is the receive time of the latest observation of any pod in s.

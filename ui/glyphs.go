@@ -130,7 +130,7 @@ func ASCIIGlyphs() Glyphs {
 
 // failed reports whether a milestone ends something badly: a non-zero exit, a Failed phase
 // or a Failed Job condition.
-func failed(m timeline.Milestone) bool {
+func failed(m *timeline.Milestone) bool {
 	switch m.Kind {
 	case timeline.MExit:
 		return m.ExitCode != nil && *m.ExitCode != 0
@@ -141,7 +141,7 @@ func failed(m timeline.Milestone) bool {
 }
 
 // marker is the glyph for a milestone on its lane.
-func (g Glyphs) marker(m timeline.Milestone) string {
+func (g *Glyphs) marker(m *timeline.Milestone) string {
 	switch {
 	case m.Source == timeline.SourceInferred:
 		return g.Inferred

@@ -4,29 +4,27 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // renderHeader draws the header: the program, the target and the mode on the first line; the
 // selected pod's facts on the second.
 func renderHeader(f *frame, p *timeline.Pod) []string {
-	st := f.st
-	title := st.Title.Render("sidecar-top")
-	target := f.target
+	title := f.styled(sTitle, "sidecar-top")
+	target := Safe(f.target)
 	if f.namespace != "" {
-		target += " in " + f.namespace
+		target += " in " + Safe(f.namespace)
 	}
 	right := modeBadge(f)
-	line := title + "  " + st.Muted.Render(target)
+	line := title + "  " + f.styled(sMuted, target)
 	switch {
-	case lipgloss.Width(line)+2+lipgloss.Width(right) <= f.width:
-	case lipgloss.Width(title)+2+lipgloss.Width(right) <= f.width:
+	case cellWidth(line)+2+cellWidth(right) <= f.width:
+	case cellWidth(title)+2+cellWidth(right) <= f.width:
 		line = title
 	default:
 		line = ""
 	}
-	line = pad(line, f.width-lipgloss.Width(right)) + right
+	line = pad(line, f.width-cellWidth(right)) + right
 	out := []string{line}
 	if p == nil {
 		return out
@@ -36,35 +34,34 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 		if f.width < 60 {
 			return ""
 		}
-		return st.Muted.Render(s + " ")
+		return f.styled(sMuted, s+" ")
 	}
-	name := label("pod") + st.Text.Render(p.Name)
+	name := label("pod") + f.styled(sText, Safe(p.Name))
 	if pos := f.podPosition(); pos != "" && f.width >= 60 {
-		name += " " + st.Muted.Render("("+pos+")")
+		name += " " + f.styled(sMuted, "("+pos+")")
 	}
 	parts := []string{
 		name,
-		label("status") + st.statusStyle(p.Status).Render(p.Status),
-		st.Muted.Render("age ") + fmtDur(liveEnd(p, f.now).Sub(p.Created)),
+		label("status") + f.statusStyled(Safe(p.Status)),
+		f.styled(sMuted, "age ") + fmtDur(liveEnd(p, f.now).Sub(p.Created)),
 	}
 	if p.Deleted {
-		parts = append(parts, st.Failed.Render("deleted"))
+		parts = append(parts, f.styled(sFailed, "deleted"))
 	}
-	parts = append(parts, label("phase")+p.Phase)
+	parts = append(parts, label("phase")+Safe(p.Phase))
 	if p.Node != "" {
-		parts = append(parts, label("node")+p.Node)
+		parts = append(parts, label("node")+Safe(p.Node))
 	}
-	return append(out, joinFit(parts, st.Faint.Render(" · "), f.width))
+	return append(out, joinFit(parts, f.styled(sFaint, " · "), f.width))
 }
 
 // modeBadge says live or replay, and where the replay is.
 func modeBadge(f *frame) string {
-	st := f.st
 	if f.mode == Live {
 		if f.view.follow {
-			return st.States[timeline.StateReady].Render("● live")
+			return f.paint(ink{what: inkState, state: timeline.StateReady}).render("● live")
 		}
-		return st.Status.Render("● live, frozen")
+		return f.styled(sStatus, "● live, frozen")
 	}
 	r := f.replay
 	state := "▶ " + r.speed
@@ -74,7 +71,7 @@ func modeBadge(f *frame) string {
 	case r.paused:
 		state = "‖ paused " + r.speed
 	}
-	return st.Status.Render(fmt.Sprintf("replay %s %s/%s", state, fmtDur(r.pos), fmtDur(r.total)))
+	return f.styled(sStatus, fmt.Sprintf("replay %s %s/%s", state, fmtDur(r.pos), fmtDur(r.total)))
 }
 
 // axisInfo is the label of the axis row: the zoom, and whether the axis follows now.
@@ -91,31 +88,37 @@ func axisInfo(f *frame) string {
 
 // renderStatus draws the status line: messages first, then as much short help as fits.
 func renderStatus(f *frame) string {
-	st := f.st
 	var msgs []string
 	for _, m := range f.messages {
 		switch m.kind {
 		case msgError:
-			msgs = append(msgs, st.Error.Render(m.text))
+			msgs = append(msgs, f.styled(sError, m.text))
 		case msgDone:
-			msgs = append(msgs, st.Status.Render(m.text))
+			msgs = append(msgs, f.styled(sStatus, m.text))
 		default:
-			msgs = append(msgs, st.Info.Render(m.text))
+			msgs = append(msgs, f.styled(sInfo, m.text))
 		}
 	}
-	left := strings.Join(msgs, st.Faint.Render(" · "))
-	h := f.help
-	h.ShowAll = false
+	left := strings.Join(msgs, f.styled(sFaint, " · "))
 	if left == "" {
-		h.Width = f.width
-		return h.ShortHelpView(f.keys.ShortHelp())
+		return shortHelp(f, f.width)
 	}
 	left = truncate(left, max(f.width-18, f.width*2/3))
-	h.Width = f.width - lipgloss.Width(left) - 3
-	if h.Width < 6 {
+	w := f.width - cellWidth(left) - 3
+	if w < 6 {
 		return left
 	}
-	return left + st.Faint.Render(" · ") + h.ShortHelpView(f.keys.ShortHelp())
+	return left + f.styled(sFaint, " · ") + shortHelp(f, w)
+}
+
+// shortHelp is as much of the short help as fits width cells.
+func shortHelp(f *frame, width int) string {
+	return f.cache.linesFor(linesKey{linesShortHelp, width}, func() []string {
+		h := f.help
+		h.ShowAll = false
+		h.Width = width
+		return []string{h.ShortHelpView(f.keys.ShortHelp())}
+	})[0]
 }
 
 // waitingText says what the view waits for before the first pod shows up.

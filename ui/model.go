@@ -93,6 +93,8 @@ type Model struct {
 	width, height int
 	view          viewState
 	feedEnded     bool
+
+	cache *viewCache // shared by the model's copies; memoization only
 }
 
 // viewState is what the user chose to look at.
@@ -111,10 +113,11 @@ type viewState struct {
 // settles the terminal's background colour).
 func NewModel(cfg Config) Model {
 	m := Model{
-		cfg:  cfg,
-		help: help.New(),
-		tick: cfg.Tick,
-		view: viewState{autoPod: true, cursor: -1, follow: true},
+		cfg:   cfg,
+		help:  help.New(),
+		tick:  cfg.Tick,
+		view:  viewState{autoPod: true, cursor: -1, follow: true},
+		cache: newViewCache(),
 	}
 	m.styles = cfg.Styles
 	if m.styles.States == nil {

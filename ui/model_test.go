@@ -136,7 +136,7 @@ func TestZoomAndFollow(t *testing.T) {
 
 func TestMilestoneCursor(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
-	n := len(milestoneRows(fixture().Pods[0]))
+	n := len(fixture().Pods[0].Rows())
 	var got []int
 	for _, k := range []string{"p", "p", "n", "n", "n", "n"} {
 		m = press(t, m, k)

@@ -18,7 +18,7 @@ func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
 	}
 	items := make([]string, 0, len(gaps))
 	for _, g := range gaps {
-		items = append(items, f.st.Muted.Render("Δ ")+g.Name+" "+f.st.Text.Render(gapValue(g.Span)))
+		items = append(items, f.styled(sMuted, "Δ ")+Safe(g.Name)+" "+f.styled(sText, gapValue(g.Span)))
 	}
 	lines := wrapItems(items, f.width-1, height, "   ")
 	for i := range lines {
@@ -41,22 +41,23 @@ func gapValue(s timeline.Span) string {
 	return v
 }
 
-// findingLines are the findings wrapped to the width, warnings first: a finding is the one
-// place the tool speaks in sentences, so it is wrapped, not cut.
-func findingLines(f *frame, fs []timeline.Finding) []string {
+// findingLines are the findings of pod within (and its job's) wrapped to the width, warnings
+// first, at most limit lines: a finding is the one place the tool speaks in sentences, so it is
+// wrapped, not cut. Only what can be shown is wrapped: a Job's pods may hold a thousand findings.
+func findingLines(f *frame, fs []timeline.Finding, within string, limit int) []string {
 	var out []string
 	for _, warn := range []bool{true, false} {
 		for _, x := range fs {
-			if (x.Severity == "warning") != warn {
+			if len(out) >= limit {
+				return out[:limit]
+			}
+			if (x.Severity == timeline.SeverityWarning) != warn {
 				continue
 			}
-			text := x.Text
-			if x.Container != "" && !strings.Contains(text, x.Container) {
-				text = x.Container + ": " + text
-			}
-			mark, style := "i ", f.st.Info
+			text := findingText(x, within)
+			mark, style := "i ", sInfo
 			if warn {
-				mark, style = "! ", f.st.Warning
+				mark, style = "! ", sWarning
 			}
 			for i, line := range strings.Split(ansi.Wordwrap(text, max(f.width-4, 10), " "), "\n") {
 				if i == 0 {
@@ -64,11 +65,24 @@ func findingLines(f *frame, fs []timeline.Finding) []string {
 				} else {
 					line = "  " + line
 				}
-				out = append(out, truncate(" "+style.Render(line), f.width))
+				out = append(out, truncate(" "+f.styled(style, line), f.width))
 			}
 		}
 	}
-	return out
+	return out[:min(len(out), max(limit, 0))]
+}
+
+// findingText is a finding in words, made safe: its container named when the text does not,
+// and its pod when it is not the pod within.
+func findingText(x timeline.Finding, within string) string {
+	text := x.Text
+	if x.Container != "" && !strings.Contains(text, x.Container) {
+		text = x.Container + ": " + text
+	}
+	if x.Pod != "" && x.Pod != within {
+		text = "pod " + x.Pod + ": " + text
+	}
+	return safeFields(text)
 }
 
 // legendItems explain the glyphs: lane states, then milestone markers; all of them when full,

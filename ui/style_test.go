@@ -2,7 +2,9 @@ package ui
 
 import (
 	"io"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -137,5 +139,24 @@ func TestFormat(t *testing.T) {
 		if tc.got != tc.want {
 			t.Errorf("got %q, want %q", tc.got, tc.want)
 		}
+	}
+}
+
+// TestFormatEdges: durations that round up to the next unit, and saturated ones, read right.
+func TestFormatEdges(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{59996 * time.Millisecond, "1m00.0s"}, {59994 * time.Millisecond, "59.99s"},
+		{time.Hour - 30*time.Millisecond, "1h00m00s"}, {119960 * time.Millisecond, "2m00.0s"},
+		{math.MaxInt64, "2562047h47m16s"}, {math.MinInt64, "-2562047h47m16s"},
+	} {
+		if got := fmtDur(tc.d); got != tc.want {
+			t.Errorf("fmtDur(%d) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
+	if got, want := fmtPlus(59999*time.Millisecond), "±1m00.0s"; got != want {
+		t.Errorf("fmtPlus(59.999s) = %q, want %q", got, want)
 	}
 }

@@ -128,29 +128,6 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 	return s
 }
 
-// markerStyle is the style of a milestone's marker.
-func (s Styles) markerStyle(m timeline.Milestone) lipgloss.Style {
-	if failed(m) && m.Source != timeline.SourceInferred {
-		return s.MarkerFailed
-	}
-	set := s.Markers
-	if m.Source == timeline.SourceInferred {
-		set = s.InferredMarkers
-	}
-	if st, ok := set[m.Kind]; ok {
-		return st
-	}
-	return s.Muted
-}
-
-// stateStyle is the style of a lane segment: its state's, or Failed for a bad exit.
-func (s Styles) stateStyle(seg timeline.Segment) lipgloss.Style {
-	if seg.State == timeline.StateTerminated && badReason(seg.Reason) {
-		return s.Failed
-	}
-	return s.States[seg.State]
-}
-
 // badReason reports whether a termination or waiting reason means something went wrong.
 func badReason(r string) bool {
 	return r != "" && r != "Completed" && r != "ContainerCreating" && r != "PodInitializing"

@@ -3,30 +3,12 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
-
-// msRow is one row of the milestone table: a milestone, the lane it is on, and its gap from the
-// row before.
-type msRow struct {
-	m    timeline.Milestone
-	lane string // the container's name; empty for the pod row
-	kind timeline.ContainerKind
-	gap  *timeline.Span
-}
-
-// milestoneRows lists a pod's milestones, its own and its containers', in the timeline's order
-// (the one each milestone's gap refers to).
-func milestoneRows(p *timeline.Pod) []msRow {
-	rows := make([]msRow, 0, len(p.Rows()))
-	for _, r := range p.Rows() {
-		rows = append(rows, msRow{m: *r.Milestone, lane: r.Lane, kind: r.Kind, gap: r.Gap})
-	}
-	return rows
-}
 
 // kindName is how the table names a milestone kind; an inferred one ends in "?".
 func kindName(m timeline.Milestone) string {
@@ -40,7 +22,7 @@ func kindName(m timeline.Milestone) string {
 	if m.Source == timeline.SourceInferred {
 		k += "?"
 	}
-	return k
+	return Safe(k)
 }
 
 // detail describes a milestone beyond its kind: reason, exit code and signal, restart number,
@@ -68,7 +50,7 @@ func detail(m timeline.Milestone) string {
 	if len(parts) == 0 && m.Message != "" {
 		parts = append(parts, m.Message)
 	}
-	return strings.Join(parts, ", ")
+	return safeFields(strings.Join(parts, ", "))
 }
 
 // gapText is a row's gap from the previous one, e.g. "Δ+0.25s ±0.50", or without the ±.
@@ -83,21 +65,93 @@ func gapText(gap *timeline.Span, plus bool) string {
 	}
 }
 
+// tableWidths are the widths the milestone table's columns need over all the rows of a pod,
+// measured once per pod, whatever the window's size.
+type tableWidths struct {
+	rows                int
+	lane, kind          int
+	offset, offsetShort int // with and without the ±
+	gap, gapShort       int
+}
+
+func measureTable(p *timeline.Pod) tableWidths {
+	rows := p.Rows()
+	tw := tableWidths{rows: len(rows), lane: len("pod")}
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		for _, r := range c.Runs {
+			if len(r.Milestones) > 0 {
+				tw.lane = max(tw.lane, cellWidth(Safe(c.Name)))
+				break
+			}
+		}
+	}
+	var buf [64]byte
+	width := func(b []byte) int { return utf8.RuneCount(b) } // offsets are ASCII, ± and Δ
+	for i := range rows {
+		r := &rows[i]
+		m := r.Milestone
+		tw.kind = max(tw.kind, kindWidth(m))
+		b := appendSigned(buf[:0], m.Offset.Value)
+		tw.offsetShort = max(tw.offsetShort, width(b))
+		if plus := m.Offset.Plus(); plus > 0 {
+			b = appendPlus(append(b, ' '), plus)
+		}
+		tw.offset = max(tw.offset, width(b))
+		if r.Gap != nil {
+			b = appendSigned(append(buf[:0], "Δ"...), r.Gap.Value)
+			tw.gapShort = max(tw.gapShort, width(b))
+			if plus := r.Gap.Plus(); plus > 0 {
+				b = appendPlus(append(b, ' '), plus)
+			}
+			tw.gap = max(tw.gap, width(b))
+		}
+	}
+	return tw
+}
+
+// kindWidth is the width of kindName(m), without making it when it is plain ASCII.
+func kindWidth(m *timeline.Milestone) int {
+	k := string(m.Kind)
+	if m.Kind == timeline.MCondition || firstUnsafe(k) >= 0 || !isASCII(k) {
+		return cellWidth(kindName(*m))
+	}
+	n := len(k)
+	if m.Kind == timeline.MContainersReady {
+		n = len("ctrs-ready")
+	}
+	if m.Source == timeline.SourceInferred {
+		n++
+	}
+	return n
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
 // tableCols are the widths of the milestone table's columns; zero drops a column.
 type tableCols struct{ offset, gap, lane, kind, detail, source int }
 
-// newTableCols sizes the columns for rows in width cells. From 80 columns every column is
-// there; from 60 the gaps lose their ± and the source goes (a kind ending in ? still marks
-// inferred milestones); below that the gaps go too and offsets lose their ±.
-func newTableCols(rows []msRow, width int) tableCols {
+// newTableCols sizes the columns for rows that need tw in width cells. From 80 columns every
+// column is there; from 60 the gaps lose their ± and the source goes (a kind ending in ? still
+// marks inferred milestones); below that the gaps go too and offsets lose their ±.
+func newTableCols(tw tableWidths, width int) tableCols {
 	var c tableCols
 	full, mid := width >= 80, width >= 60
-	c.lane = len("CONTAINER")
-	for _, r := range rows {
-		c.lane = max(c.lane, lipgloss.Width(laneName(r.lane)))
-		c.kind = max(c.kind, lipgloss.Width(kindName(r.m)))
-		c.offset = max(c.offset, lipgloss.Width(fmtOffset(r.m, mid)))
-		c.gap = max(c.gap, lipgloss.Width(gapText(r.gap, full)))
+	c.lane = max(len("CONTAINER"), tw.lane)
+	c.kind = tw.kind
+	c.offset, c.gap = tw.offsetShort, tw.gapShort
+	if mid {
+		c.offset = tw.offset
+	}
+	if full {
+		c.gap = tw.gap
 	}
 	c.offset = max(c.offset, len("OFFSET"))
 	c.kind = min(max(c.kind, len("MILESTONE")), 14)
@@ -128,7 +182,7 @@ func laneName(lane string) string {
 	if lane == "" {
 		return "pod"
 	}
-	return lane
+	return Safe(lane)
 }
 
 // line lays out one row's cells; detail takes what is left before source.
@@ -147,14 +201,16 @@ func (c tableCols) line(sel, offset, gap, lane, kind, detail, source string) str
 	return b.String()
 }
 
-// renderTable draws the milestone table in height rows (a heading and the milestones),
-// scrolled to the cursor, or to the newest rows while there is no cursor.
-func renderTable(f *frame, rows []msRow, height int) []string {
+// renderTable draws pod p's milestone table in height rows (a heading and the milestones),
+// scrolled to the cursor, or to the newest rows while there is no cursor. Only the rows shown
+// are formatted.
+func renderTable(f *frame, p *timeline.Pod, height int) []string {
 	if height < 2 {
 		return nil
 	}
 	st := f.st
-	c := newTableCols(rows, f.width)
+	rows := p.Rows()
+	c := newTableCols(f.cache.tableWidths(p), f.width)
 	n := min(height-1, len(rows))
 	first := len(rows) - n
 	if f.view.cursor >= 0 {
@@ -169,26 +225,26 @@ func renderTable(f *frame, rows []msRow, height int) []string {
 		}
 		head = pad(head, f.width-len(pos)) + pos
 	}
-	out := []string{st.TableHeader.Render(head)}
+	out := []string{f.styled(sTableHeader, head)}
 	for i := first; i < first+n; i++ {
-		r := rows[i]
-		sel, style := " ", (*lipgloss.Style)(nil)
-		if r.lane == f.view.lane {
-			sel, style = st.Glyphs.Selected, &st.Highlight
+		r := &rows[i]
+		m := r.Milestone
+		sel, style, styled := " ", sHighlight, false
+		if r.Lane == f.view.lane {
+			sel, style, styled = st.Glyphs.Selected, sHighlight, true
 		}
 		if i == f.view.cursor {
-			sel, style = st.Glyphs.Cursor, &st.Cursor
+			sel, style, styled = st.Glyphs.Cursor, sCursor, true
 		}
-		styled := style != nil
-		source := string(r.m.Source)
-		kind := kindName(r.m)
-		if r.m.Source == timeline.SourceInferred && !styled {
-			source, kind = st.Inferred.Render(source), st.Inferred.Render(pad(kind, c.kind))
+		source := Safe(string(m.Source))
+		kind := kindName(*m)
+		if m.Source == timeline.SourceInferred && !styled {
+			source, kind = f.styled(sInferred, source), f.styled(sInferred, pad(kind, c.kind))
 		}
-		line := c.line(sel, fmtOffset(r.m, f.width >= 60), gapText(r.gap, c.source > 0), laneName(r.lane), kind, detail(r.m), source)
+		line := c.line(sel, fmtOffset(*m, f.width >= 60), gapText(r.Gap, c.source > 0), laneName(r.Lane), kind, detail(*m), source)
 		line = strings.TrimRight(line, " ")
 		if styled {
-			line = style.Render(line)
+			line = f.styled(style, line)
 		}
 		out = append(out, line)
 	}

@@ -133,33 +133,38 @@ const (
 // table with the gaps and findings, and the recent events.
 func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	job := f.jobOf(p)
-	l := newLaneLayout(p, job, f.width)
+	l := newLaneLayout(f.cache.laneWidths(p), job, f.width)
 	start, end := f.axisSpan(p, job)
-	w := window{start: start, end: end, width: l.barW}
+	w := newWindow(start, end, l.barW)
 	nLanes := 1 + len(p.Containers)
 	if job != nil {
 		nLanes++
 	}
-	out := renderLanes(f, p, job, l, w, min(nLanes, h-1))
-	out = append(out, pad(f.st.Muted.Render(axisInfo(f)), l.labelW)+renderAxis(w, p.Created, f.st))
+	out := renderLanes(f, p, job, l, &w, min(nLanes, h-1))
+	out = append(out, pad(f.styled(sMuted, axisInfo(f)), l.labelW)+renderAxis(f, &w, p.Created))
 	rest := h - len(out)
 	if f.view.showHelp {
 		return append(out, renderHelp(f, rest)...)
 	}
 
-	rows := milestoneRows(p)
-	findings := findingLines(f, podFindings(f.snap, p, job))
-	evs := podEvents(p, job)
-	legend := wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
+	rows := len(p.Rows())
+	findings := findingLines(f, podFindings(f.snap, p, job), p.Name, rest)
+	nEvents := p.Events.Len()
+	if job != nil {
+		nEvents += job.Events.Len()
+	}
+	legend := f.cache.linesFor(linesKey{linesLegend, f.width}, func() []string {
+		return wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
+	})
 	gapLines := len(renderGaps(f, p.Gaps, len(p.Gaps)))
 	notes := gapLines + len(findings)
 
 	secs := make([]section, numSections)
-	secs[secTable] = section{min: min(7, 1+len(rows)), want: 1 + len(rows)}
+	secs[secTable] = section{min: min(7, 1+rows), want: 1 + rows}
 	secs[secLegend] = section{min: 1, want: len(legend)}
 	secs[secNotes] = section{min: min(2, notes), want: notes}
-	secs[secEvents] = section{min: min(3, 1+len(evs)), want: 1 + len(evs)}
-	if len(evs) == 0 {
+	secs[secEvents] = section{min: min(3, 1+nEvents), want: 1 + nEvents}
+	if nEvents == 0 {
 		secs[secEvents] = section{}
 	}
 	secs[secGap] = section{min: 0, want: 1}
@@ -175,14 +180,15 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	if got[secGap] > 0 {
 		out = append(out, "")
 	}
-	out = append(out, renderTable(f, rows, got[secTable])...)
+	out = append(out, renderTable(f, p, got[secTable])...)
 	if n := got[secNotes]; n > 0 {
 		nf := min(len(findings), n) // findings first when short: they carry the warnings
 		out = append(out, renderGaps(f, p.Gaps, n-nf)...)
 		out = append(out, findings[:nf]...)
 	}
 	if got[secEvents] > 0 {
-		out = append(out, renderEvents(f, evs, p.Created, got[secEvents])...)
+		n := got[secEvents] - 1
+		out = append(out, renderEvents(f, lastEvents(p, job, n), p.Created, got[secEvents])...)
 	}
 	return out
 }

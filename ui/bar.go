@@ -1,0 +1,401 @@
+package ui
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// ink is what a cell of a lane is drawn with. It is comparable, so that a run of cells alike is
+// written at once, and cheap to make: nothing is formatted per cell.
+type ink struct {
+	what     inkKind
+	state    timeline.LaneState     // inkState
+	kind     timeline.MilestoneKind // inkMarker
+	bad      bool                   // a terminated state with a bad reason; a failed milestone
+	inferred bool                   // inkMarker
+	text     string                 // inkStatus: the STATUS text
+	named    styleName              // inkNamed
+}
+
+type inkKind uint8
+
+const (
+	inkNone inkKind = iota
+	inkState
+	inkMarker
+	inkFill
+	inkStatus
+	inkNamed // one of the Styles by name
+)
+
+// styleName names one of the Styles, to write text in it through a cached paint.
+type styleName uint8
+
+const (
+	sTitle styleName = iota
+	sText
+	sMuted
+	sFaint
+	sSelected
+	sTableHeader
+	sHighlight
+	sCursor
+	sWarning
+	sError
+	sInfo
+	sInferred
+	sStatus
+	sFailed
+)
+
+func (n styleName) of(st *Styles) lipgloss.Style {
+	switch n {
+	case sTitle:
+		return st.Title
+	case sText:
+		return st.Text
+	case sMuted:
+		return st.Muted
+	case sFaint:
+		return st.Faint
+	case sSelected:
+		return st.Selected
+	case sTableHeader:
+		return st.TableHeader
+	case sHighlight:
+		return st.Highlight
+	case sCursor:
+		return st.Cursor
+	case sWarning:
+		return st.Warning
+	case sError:
+		return st.Error
+	case sInfo:
+		return st.Info
+	case sInferred:
+		return st.Inferred
+	case sStatus:
+		return st.Status
+	case sFailed:
+		return st.Failed
+	}
+	return lipgloss.Style{}
+}
+
+// style is the lipgloss style of ink k.
+func (k ink) style(st *Styles) lipgloss.Style {
+	switch k.what {
+	case inkState:
+		if k.state == timeline.StateTerminated && k.bad {
+			return st.Failed
+		}
+		return st.States[k.state]
+	case inkMarker:
+		if k.bad && !k.inferred {
+			return st.MarkerFailed
+		}
+		set := st.Markers
+		if k.inferred {
+			set = st.InferredMarkers
+		}
+		if s, ok := set[k.kind]; ok {
+			return s
+		}
+		return st.Muted
+	case inkFill:
+		return st.Faint
+	case inkStatus:
+		return st.statusStyle(k.text)
+	case inkNamed:
+		return k.named.of(st)
+	}
+	return lipgloss.Style{}
+}
+
+func stateInk(s *timeline.Segment) ink {
+	return ink{what: inkState, state: s.State, bad: s.State == timeline.StateTerminated && badReason(s.Reason)}
+}
+
+func markerInk(m *timeline.Milestone) ink {
+	return ink{what: inkMarker, kind: m.Kind, bad: failed(m), inferred: m.Source == timeline.SourceInferred}
+}
+
+// markLook is all a marker's glyph and ink depend on.
+type markLook struct {
+	ink    ink
+	reason string // a condition's, which picks its glyph
+}
+
+func lookOf(m *timeline.Milestone) markLook {
+	k := markLook{ink: markerInk(m)}
+	if m.Kind == timeline.MCondition {
+		k.reason = m.Reason
+	}
+	return k
+}
+
+// bar collects a lane's cells, each a glyph in an ink, before they are drawn; a cell keeps the
+// glyph with the highest priority put on it. A glyph two cells wide is followed by a cell with
+// no glyph.
+type bar struct {
+	cells []cell
+	inks  []ink // the inks used, a handful: cells refer to them by index
+}
+
+type cell struct {
+	glyph string
+	ink   uint16 // index into inks; 0 is no ink
+	prio  int8
+	// mark is the marker the cell shows, whose glyph and ink render looks up: a column often
+	// has several milestones, and only the one shown is looked up.
+	mark *markRef
+}
+
+// Priorities of what a cell shows: a marker over text over a fill.
+const (
+	prioFill   = 1
+	prioText   = 2
+	prioMarker = 10 // plus markerRank
+)
+
+func newBar(width int) *bar {
+	b := &bar{cells: make([]cell, width), inks: make([]ink, 1, 8)}
+	for i := range b.cells {
+		b.cells[i].glyph = " "
+	}
+	return b
+}
+
+// inkIndex is the index of k in the bar's inks, added if new.
+func (b *bar) inkIndex(k ink) uint16 {
+	for i := range b.inks {
+		if b.inks[i] == k {
+			return uint16(i)
+		}
+	}
+	b.inks = append(b.inks, k)
+	return uint16(len(b.inks) - 1)
+}
+
+// set puts glyph g in ink k on cell i if prio beats what is there.
+func (b *bar) set(i int, g string, k ink, prio int8) {
+	if i < 0 || i >= len(b.cells) || prio < b.cells[i].prio {
+		return
+	}
+	b.cells[i] = cell{glyph: g, ink: b.inkIndex(k), prio: prio}
+}
+
+// render writes the cells, each run of cells in one ink at once.
+func (b *bar) render(f *frame) string {
+	g := &f.st.Glyphs
+	var seen []markLook // the markers looked up, a handful; glyphs[i] and inks[i] are seen[i]'s
+	var glyphs []string
+	var inks []uint16
+	for i := range b.cells {
+		r := b.cells[i].mark
+		if r == nil {
+			continue
+		}
+		j := 0
+		for j < len(seen) && seen[j] != r.look {
+			j++
+		}
+		if j == len(seen) {
+			seen, glyphs, inks = append(seen, r.look), append(glyphs, g.marker(r.m)), append(inks, b.inkIndex(r.look.ink))
+		}
+		b.cells[i].glyph, b.cells[i].ink = glyphs[j], inks[j]
+	}
+	paints := make([]*paint, len(b.inks))
+	for i := 1; i < len(b.inks); i++ {
+		paints[i] = f.paint(b.inks[i])
+	}
+	var out strings.Builder
+	out.Grow(len(b.cells) * 4)
+	for i := 0; i < len(b.cells); {
+		j := i + 1
+		for j < len(b.cells) && b.cells[j].ink == b.cells[i].ink {
+			j++
+		}
+		p := paints[b.cells[i].ink]
+		if p != nil && p.slow {
+			var run strings.Builder
+			for _, c := range b.cells[i:j] {
+				run.WriteString(c.glyph)
+			}
+			out.WriteString(p.style.Render(run.String()))
+		} else {
+			if p != nil {
+				out.WriteString(p.open)
+			}
+			for _, c := range b.cells[i:j] {
+				out.WriteString(c.glyph)
+			}
+			if p != nil {
+				out.WriteString(p.close)
+			}
+		}
+		i = j
+	}
+	return out.String()
+}
+
+// markRef is a milestone a lane marks, as the lane's markers are kept for drawing: in time
+// order, with what its glyph and ink depend on, so that finding those in the window is a binary
+// search and reading them touches no milestone.
+type markRef struct {
+	at   int64 // m.At in Unix nanoseconds; the ends of the int64 range for times beyond them
+	prio int8
+	look markLook
+	m    *timeline.Milestone
+}
+
+func newMarkRef(m *timeline.Milestone) markRef {
+	return markRef{at: unixNano(m.At), prio: int8(prioMarker + markerRank(m.Kind)), look: lookOf(m), m: m}
+}
+
+// laneMarks are the markers of pod p's container i, or of its pod row for -1, in time order.
+// A container lane shows neither its created nor its waiting milestones (its fill shows them);
+// the pod row does not show its creation.
+func laneMarks(p *timeline.Pod, i int) []markRef {
+	var out []markRef
+	if i < 0 {
+		for _, m := range p.Milestones.All() {
+			if m.Kind != timeline.MCreated {
+				out = append(out, newMarkRef(m))
+			}
+		}
+	} else {
+		for _, r := range p.Containers[i].Runs {
+			for j := range r.Milestones {
+				if m := &r.Milestones[j]; m.Kind != timeline.MCreated && m.Kind != timeline.MWaiting {
+					out = append(out, newMarkRef(m))
+				}
+			}
+		}
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
+	return out
+}
+
+// unixNano is t in Unix nanoseconds, saturated at the ends of the int64 range (1678, 2262).
+func unixNano(t time.Time) int64 {
+	switch {
+	case t.Before(minNanoTime):
+		return math.MinInt64
+	case t.After(maxNanoTime):
+		return math.MaxInt64
+	}
+	return t.UnixNano()
+}
+
+var minNanoTime, maxNanoTime = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
+
+// placeMarks puts the markers that fall in the window on their columns; where several fall in
+// one column, the highest ranked shows, and of those the last.
+func (b *bar) placeMarks(ms []markRef, w *window) {
+	from, to := unixNano(w.start), unixNano(w.end)
+	lo := sort.Search(len(ms), func(i int) bool { return ms[i].at >= from })
+	for k := lo; k < len(ms) && ms[k].at <= to; k++ {
+		r := &ms[k]
+		i := w.col(r.m.At)
+		if i == w.width {
+			i-- // exactly at the right edge
+		}
+		if i < 0 || i >= len(b.cells) || r.prio < b.cells[i].prio {
+			continue
+		}
+		b.cells[i] = cell{prio: r.prio, mark: r}
+	}
+}
+
+// marker puts milestone m on its column if it falls in the window, unless it is of kind skip.
+func (b *bar) marker(m *timeline.Milestone, w *window, skip timeline.MilestoneKind) {
+	if m.At.Before(w.start) || m.At.After(w.end) || m.Kind == skip {
+		return
+	}
+	r := newMarkRef(m)
+	b.placeMarks([]markRef{r}, w)
+}
+
+// text writes s from cell at on, one grapheme a cell (two for a wide one), in ink k.
+func (b *bar) text(at int, s string, k ink) {
+	for s != "" {
+		g, w := ansi.FirstGraphemeCluster(s, ansi.GraphemeWidth)
+		s = s[len(g):]
+		if w <= 0 {
+			continue // nothing to show on its own
+		}
+		b.set(at, g, k, prioText)
+		for j := 1; j < w; j++ {
+			b.set(at+j, "", k, prioText)
+		}
+		at += w
+	}
+}
+
+// freeRun finds a stretch of cells in [from, to) without a marker: the first that holds n
+// cells, else the longest. It returns where the stretch starts and its length.
+func (b *bar) freeRun(from, to, n int) (at, length int) {
+	bestAt, best := from, 0
+	for i := from; i < to; {
+		if b.cells[i].prio >= prioMarker {
+			i++
+			continue
+		}
+		j := i
+		for j < to && b.cells[j].prio < prioMarker {
+			j++
+		}
+		if j-i >= n {
+			return i, j - i
+		}
+		if j-i > best {
+			bestAt, best = i, j-i
+		}
+		i = j
+	}
+	return bestAt, best
+}
+
+// textSeg is a stretch of the pod or job row: STATUS text from a time on.
+type textSeg struct {
+	at   time.Time
+	text string
+}
+
+// textBar draws a row of text segments: each a fill up to the next, with its text in the first
+// stretch free of milestone markers that holds it (or, cut short, in the longest one). The
+// markers must be on b already.
+func textBar(f *frame, b *bar, segs []textSeg, w *window, end time.Time) string {
+	st := &f.st
+	last := min(w.col(end)+1, w.width)
+	for k, s := range segs {
+		c0, c1 := max(w.col(s.at), 0), last
+		if k+1 < len(segs) {
+			c1 = min(w.col(segs[k+1].at), last)
+		}
+		if c0 >= w.width || c1 <= c0 {
+			continue
+		}
+		for i := c0; i < c1; i++ {
+			b.set(i, st.Glyphs.PodFill, ink{what: inkFill}, prioFill)
+		}
+		text := s.text
+		tw := lipgloss.Width(text)
+		at, room := b.freeRun(c0, c1-1, tw) // keep a fill cell before the next segment
+		if room < 3 {
+			continue
+		}
+		if tw > room {
+			text = ansi.Truncate(text, room, "…")
+		}
+		b.text(at, text, ink{what: inkStatus, text: s.text})
+	}
+	return b.render(f)
+}
