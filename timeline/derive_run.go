@@ -68,8 +68,15 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
 		ms = append(ms, sr.all()...)
 	}
+	start := findMilestone(ms, startKind(a), a)
 	for _, oc := range occs("Created") {
-		ms = append(ms, eventMilestone(MCreated, spec.Name, a, oc))
+		m := eventMilestone(MCreated, spec.Name, a, oc)
+		if start != nil && !start.Latest.Before(m.Earliest) {
+			// Created before it started: a whole-second Event placed when it arrived may read later.
+			iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, start.Latest)
+			m.Latest, m.At = iv.hi, iv.clamp(earlier(m.At, start.At))
+		}
+		ms = append(ms, m)
 	}
 	ms = append(ms, collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
 	for _, oc := range occs("BackOff") {

@@ -19,6 +19,7 @@ func (p *Pod) Findings() []Finding {
 		}
 		for _, rule := range []func(*Pod, *podFacts) []Finding{
 			classicSidecarBlocks, killedAfterGrace, readinessHeldBySidecar, crashLoop, slowStartup, stoppedTogether,
+			preStopUsedGrace,
 		} {
 			m.findings = append(m.findings, rule(p, m.facts)...)
 		}
@@ -31,6 +32,7 @@ func (p *Pod) Findings() []Finding {
 
 // podFacts are what the finding rules read beyond the Pod: taken when it is derived.
 type podFacts struct {
+	grace         time.Duration // the grace period the pod was stopped with
 	restartPolicy string
 	deleting      bool
 	readyNow      *Condition // the Ready condition now, if any
@@ -45,7 +47,11 @@ type laneNow struct {
 }
 
 func newPodFacts(ps *podState) *podFacts {
-	f := &podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready")}
+	f := &podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready"),
+		grace: time.Duration(ps.last.GracePeriod) * time.Second}
+	if ps.deletion != nil {
+		f.grace = time.Duration(ps.deletionGrace) * time.Second
+	}
 	for _, l := range ps.laneOrder {
 		if cs := l.status; cs != nil {
 			f.lanes = append(f.lanes, laneNow{l.spec.Name, l.spec.Kind, cs.Running != nil, cs.Ready})
@@ -333,6 +339,35 @@ func quoteAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
 		out[i] = quote(s)
+	}
+	return out
+}
+
+// preStopUsedGrace: a preStop hook runs inside the grace period; one that takes most of it leaves
+// the container little time to shut down after SIGTERM before the SIGKILL.
+func preStopUsedGrace(p *Pod, f *podFacts) []Finding {
+	var out []Finding
+	if f.grace <= 0 {
+		return nil
+	}
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		if c.Kind == KindSidecar {
+			continue // its SIGTERM also waits for its turn: the gap is not the hook's alone
+		}
+		run := c.lastRun()
+		hook, sig := c.Find(MPreStop, run), c.Find(MSigterm, run)
+		if hook == nil || sig == nil {
+			continue
+		}
+		took := spanBetween(hook, sig, true)
+		if took.Min < f.grace/2 {
+			continue // it may have taken less than half: nothing to say
+		}
+		out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: fmt.Sprintf(
+			"the preStop hook of %s took %.1fs ±%.1f of the %s grace period before SIGTERM; the rest is all the "+
+				"container had to exit before SIGKILL. Shorten the hook or raise terminationGracePeriodSeconds.",
+			quote(c.Name), took.Value.Seconds(), took.Plus().Seconds(), f.grace)})
 	}
 	return out
 }

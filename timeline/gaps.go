@@ -47,6 +47,7 @@ func namedGaps(p *Pod) []Gap {
 		}
 		run := a.lastRun()
 		exit := a.Find(MExit, run)
+		add(a.Find(MPreStop, run), a.Find(MSigterm, run), a.Name+" preStop", a.Name+" SIGTERM")
 		add(a.Find(MSigterm, run), exit, a.Name+" SIGTERM", a.Name+" exit")
 		if exit != nil && (lastAppExit == nil || exit.At.After(lastAppExit.At)) {
 			lastAppExit = exit
@@ -69,6 +70,7 @@ func namedGaps(p *Pod) []Gap {
 			continue
 		}
 		add(prevExit, sig, prevName, c.Name+" SIGTERM")
+		add(c.Find(MPreStop, run), sig, c.Name+" preStop", c.Name+" SIGTERM")
 		add(sig, exit, c.Name+" SIGTERM", c.Name+" exit")
 		if exit != nil {
 			prevExit, prevName = exit, c.Name+" exit"
