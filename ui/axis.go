@@ -3,9 +3,6 @@ package ui
 import (
 	"strings"
 	"time"
-
-	"github.com/charmbracelet/lipgloss"
-	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // zoomSpans are the spans the time axis can be zoomed to; zero is "fit": the whole life of the
@@ -124,14 +121,17 @@ var tickSteps = []time.Duration{
 	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
 	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
 	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+	24 * time.Hour, 48 * time.Hour, 7 * 24 * time.Hour, 28 * 24 * time.Hour,
 }
 
-// ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit.
+// ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit. Ticks
+// are at least 4 columns apart, so there are never more than width/4+1 of them, whatever the
+// window and the origin: the loop is bounded by that, not by time.
 func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
-	if w.width <= 0 {
+	if w.width <= 0 || w.span <= 0 {
 		return nil
 	}
-	perCol := float64(w.end.Sub(w.start)) / float64(w.width)
+	perCol := float64(w.span) / float64(w.width)
 	for _, step := range tickSteps {
 		cols := float64(step) / perCol
 		if cols < 4 {
@@ -139,12 +139,17 @@ func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
 		}
 		var out []time.Duration
 		fits := true
-		for d := ceilTo(w.start.Sub(origin), step); origin.Add(d).Before(w.end); d += step {
-			if float64(lipgloss.Width(g.Tick+fmtTick(d))+2) > cols {
+		d := ceilTo(w.start.Sub(origin), step)
+		for n := 0; n <= w.width/4+1 && origin.Add(d).Before(w.end); n++ {
+			if float64(cellWidth(g.Tick+fmtTick(d))+2) > cols {
 				fits = false
 				break
 			}
 			out = append(out, d)
+			if d+step < d {
+				break // the next would overflow
+			}
+			d += step
 		}
 		if fits {
 			return out
@@ -153,10 +158,10 @@ func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
 	return nil
 }
 
-// ceilTo rounds x up to a multiple of step.
+// ceilTo rounds x up to a multiple of step (down, at the very top of the range).
 func ceilTo(x, step time.Duration) time.Duration {
 	q := x / step * step // toward zero
-	if q < x {
+	if q < x && q+step > q {
 		q += step
 	}
 	return q
@@ -177,22 +182,4 @@ func renderAxis(f *frame, w *window, origin time.Time) string {
 		next = c + len(label) + 1
 	}
 	return f.styled(sMuted, strings.TrimRight(string(line), " "))
-}
-
-// liveEnd is the latest time the selected pod's lanes reach: now, or the last sign of a
-// deleted pod.
-func liveEnd(p *timeline.Pod, now time.Time) time.Time {
-	if !p.Deleted {
-		return now
-	}
-	end := p.LastSeen
-	for _, m := range p.Milestones.All() {
-		if m.At.After(end) {
-			end = m.At
-		}
-	}
-	if !now.IsZero() && now.Before(end) {
-		return now
-	}
-	return end
 }

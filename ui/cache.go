@@ -58,6 +58,8 @@ const maxCachedPods = 16
 type podCache struct {
 	lanes lanesWidths
 	table *tableWidths               // computed when the table is first drawn
+	times *podTimes                  // computed when first needed
+	off   int                        // how many milestones times leaves off the axis
 	segs  map[int][]timeline.Segment // by container index, when the lane is first drawn
 	marks map[int][]markRef          // by container index (-1: the pod row), when first drawn
 }
@@ -92,10 +94,26 @@ func (c *viewCache) tableWidths(p *timeline.Pod) tableWidths {
 	defer c.mu.Unlock()
 	pc := c.pod(p)
 	if pc.table == nil {
-		tw := measureTable(p)
+		tw := measureTable(p, *c.times(pc, p))
 		pc.table = &tw
 	}
 	return *pc.table
+}
+
+// podTimes are the times pod p is placed by, and how many of its milestones are off the axis.
+func (c *viewCache) podTimes(p *timeline.Pod) (podTimes, int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	pc := c.pod(p)
+	return *c.times(pc, p), pc.off
+}
+
+func (c *viewCache) times(pc *podCache, p *timeline.Pod) *podTimes {
+	if pc.times == nil {
+		pt := newPodTimes(p)
+		pc.times, pc.off = &pt, pt.offAxis(p)
+	}
+	return pc.times
 }
 
 // segments are the segments of pod p's container i, in time order.

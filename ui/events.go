@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -46,15 +45,15 @@ func lastEvents(p *timeline.Pod, job *timeline.Job, n int) []timeline.Event {
 }
 
 // renderEvents draws the newest Events that fit in height rows under a heading: offset from
-// origin, container (or object), reason, count and message.
-func renderEvents(f *frame, evs []timeline.Event, origin time.Time, height int) []string {
+// the origin, container (or object), reason, count and message.
+func renderEvents(f *frame, evs []timeline.Event, pt podTimes, height int) []string {
 	if height < 2 || len(evs) == 0 {
 		return nil
 	}
 	evs = evs[max(len(evs)-(height-1), 0):]
 	offW, whoW, reasonW := len("OFFSET"), len("OBJECT"), len("REASON")
 	for _, e := range evs {
-		offW = max(offW, len(fmtSigned(e.At.Sub(origin))))
+		offW = max(offW, cellWidth(pt.fmtAt(e.At)))
 		whoW = max(whoW, lipgloss.Width(eventWho(e)))
 		reasonW = max(reasonW, lipgloss.Width(Safe(e.Reason)))
 	}
@@ -73,7 +72,7 @@ func renderEvents(f *frame, evs []timeline.Event, origin time.Time, height int) 
 		if e.Count > 1 {
 			msg = fmt.Sprintf("×%d %s", e.Count, msg)
 		}
-		line := " " + pad(fmtSigned(e.At.Sub(origin)), offW) + " " + pad(eventWho(e), whoW) + " " + reason + " " + msg
+		line := " " + padLeft(pt.fmtAt(e.At), offW) + " " + pad(eventWho(e), whoW) + " " + reason + " " + msg
 		out = append(out, truncate(line, f.width))
 	}
 	return out

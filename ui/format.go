@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -110,6 +111,69 @@ func fmtSpan(s timeline.Span) string {
 	return fmtSigned(s.Value)
 }
 
+// spanCol is a column of spans, one offset format everywhere (the table, the Events, plain
+// output): an optional prefix (Δ) and the signed value right-aligned in val cells, then, when
+// plus is not zero, a space and the ± left-aligned in plus cells:
+//
+//	  +4.40s ±0.50
+//	 +21.53s ±0.53
+//	+1m47.3s ±51.69
+type spanCol struct {
+	prefix    string
+	val, plus int
+}
+
+// width is the column's width in cells.
+func (c spanCol) width() int {
+	if c.plus > 0 {
+		return c.val + 1 + c.plus
+	}
+	return c.val
+}
+
+// format lays out s in the column; a value or ± wider than the column widens the line.
+func (c spanCol) format(s timeline.Span) string {
+	var buf [64]byte
+	b := appendSigned(append(buf[:0], c.prefix...), s.Value)
+	out := padLeft(string(b), c.val)
+	if c.plus > 0 {
+		out += " " + pad(fmtPlus(s.Plus()), c.plus)
+	}
+	return out
+}
+
+// spanSizer finds the column widths that hold a set of spans. Widths grow with a duration's
+// size (a digit, a unit more), so only the largest value and ± need to be formatted.
+type spanSizer struct {
+	val, plus time.Duration // the largest |value| and ±
+	any       bool          // a span was added
+}
+
+func (z *spanSizer) add(s timeline.Span) {
+	z.any = true
+	v := s.Value
+	if v < 0 {
+		if v = -v; v < 0 {
+			v = math.MaxInt64
+		}
+	}
+	z.val, z.plus = max(z.val, v), max(z.plus, s.Plus())
+}
+
+// col is the column for the spans added, with prefix; withPlus leaves room for the ±.
+func (z *spanSizer) col(prefix string, withPlus bool) spanCol {
+	if !z.any {
+		return spanCol{prefix: prefix}
+	}
+	var buf [64]byte
+	c := spanCol{prefix: prefix}
+	c.val = utf8.RuneCount(appendSigned(append(buf[:0], prefix...), z.val)) // sign cell either way
+	if withPlus && z.plus > 0 {
+		c.plus = utf8.RuneCount(appendPlus(buf[:0], z.plus))
+	}
+	return c
+}
+
 // fmtTick formats an axis tick's offset from the origin compactly: +0s, +5s, +0.5s, +1m30s, +2h.
 func fmtTick(d time.Duration) string {
 	sign := "+"
@@ -196,10 +260,10 @@ func kindTag(k timeline.ContainerKind, short bool) string {
 	case timeline.KindEphemeral:
 		t = "eph"
 	default:
-		t = string(k)
+		t = Safe(string(k))
 	}
-	if short && t != "" {
-		return t[:1]
+	if short {
+		return ansi.Truncate(t, 1, "") // a cell, not a byte
 	}
 	return t
 }

@@ -129,22 +129,37 @@ func (f *frame) jobOf(p *timeline.Pod) *timeline.Job {
 	}
 	var found *timeline.Job
 	for _, j := range f.snap.Jobs {
-		if j.Name == p.Owner.Name && j.Namespace == p.Namespace && !j.Created.After(p.Created) {
+		if j.Name == p.Owner.Name && j.Namespace == p.Namespace && !j.Created.After(f.times(p).origin) {
 			found = j
 		}
 	}
 	return found
 }
 
-// axisSpan is the stretch of time the lanes show for pod p and its job.
+// times are the times pod p is placed by.
+func (f *frame) times(p *timeline.Pod) podTimes {
+	pt, _ := f.cache.podTimes(p)
+	return pt
+}
+
+// liveEnd is the latest time pod p's lanes reach: now, or the last sign of a deleted pod. A
+// replay's playhead is kept within the times placed; live, now is this machine's clock.
+func (f *frame) liveEnd(p *timeline.Pod) time.Time {
+	return f.times(p).liveEnd(p, f.now, f.mode == Live)
+}
+
+// axisSpan is the stretch of time the lanes show for pod p and its job: from the pod's origin
+// (or its job's creation, if that is earlier by less than a day) to its live end (or a later
+// condition of the job). Times the axis does not place count for nothing.
 func (f *frame) axisSpan(p *timeline.Pod, job *timeline.Job) (start, end time.Time) {
-	origin, last := p.Created, liveEnd(p, f.now)
+	pt := f.times(p)
+	origin, last := pt.origin, f.liveEnd(p)
 	if job != nil {
-		if job.Created.Before(origin) {
+		if job.Created.Before(origin) && pt.placed(job.Created) {
 			origin = job.Created
 		}
 		for _, m := range job.Milestones {
-			if m.At.After(last) && !m.At.After(f.now) {
+			if m.At.After(last) && !m.At.After(f.now) && pt.placed(m.At) {
 				last = m.At
 			}
 		}

@@ -43,7 +43,7 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 	parts := []string{
 		name,
 		label("status") + f.statusStyled(Safe(p.Status)),
-		f.styled(sMuted, "age ") + fmtDur(liveEnd(p, f.now).Sub(p.Created)),
+		f.styled(sMuted, "age ") + fmtDur(f.liveEnd(p).Sub(f.times(p).origin)),
 	}
 	if p.Deleted {
 		parts = append(parts, f.styled(sFailed, "deleted"))
@@ -86,17 +86,19 @@ func axisInfo(f *frame) string {
 	return " " + zoom + " frozen"
 }
 
-// renderStatus draws the status line: messages first, then as much short help as fits.
+// renderStatus draws the status line: messages first, made safe, then as much short help as
+// fits.
 func renderStatus(f *frame) string {
 	var msgs []string
 	for _, m := range f.messages {
+		text := safeFields(m.text) // notes and errors come from the cluster and recordings
 		switch m.kind {
 		case msgError:
-			msgs = append(msgs, f.styled(sError, m.text))
+			msgs = append(msgs, f.styled(sError, text))
 		case msgDone:
-			msgs = append(msgs, f.styled(sStatus, m.text))
+			msgs = append(msgs, f.styled(sStatus, text))
 		default:
-			msgs = append(msgs, f.styled(sInfo, m.text))
+			msgs = append(msgs, f.styled(sInfo, text))
 		}
 	}
 	left := strings.Join(msgs, f.styled(sFaint, " · "))

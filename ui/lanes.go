@@ -173,18 +173,35 @@ func jobBar(f *frame, j *timeline.Job, w *window, end time.Time) string {
 	return textBar(f, b, segs, w, end)
 }
 
-// renderLanes draws the job row (when there is one), the pod row and the container lanes, at
-// most rows of them, keeping the selected lane in view. Only the lanes shown are drawn.
-func renderLanes(f *frame, p *timeline.Pod, job *timeline.Job, l laneLayout, w *window, rows int) []string {
-	end := liveEnd(p, f.now)
-	n, podAt := 1+len(p.Containers), 0
+// maxLanes is the most lanes a frame draws, however tall the window: the rest are reached by
+// moving the selection, which the lanes shown follow. A pod of 10,000 containers costs a frame
+// what 64 lanes cost.
+const maxLanes = 64
+
+// laneCount is how many lane rows pod p has: its job's (when there is one), its own and its
+// containers'.
+func laneCount(p *timeline.Pod, job *timeline.Job) int {
 	if job != nil {
-		n, podAt = n+1, 1
+		return 2 + len(p.Containers)
 	}
-	selected := podAt + laneIndex(p, f.view.lane)
+	return 1 + len(p.Containers)
+}
+
+// renderLanes draws the job row (when there is one), the pod row and the container lanes, at
+// most rows of them (and maxLanes), keeping the selected lane in view. Only the lanes shown
+// are drawn. When not all are shown, the status line says which.
+func renderLanes(f *frame, p *timeline.Pod, job *timeline.Job, l laneLayout, w *window, rows int) []string {
+	end := f.liveEnd(p)
+	n, podAt := laneCount(p, job), 0
+	if job != nil {
+		podAt = 1
+	}
+	rows = min(rows, maxLanes)
+	selected := podAt + max(laneIndex(p, f.view.lane), 0)
 	first := 0
 	if n > rows {
 		first = min(max(selected-rows/2, 0), n-rows)
+		f.messages = append(f.messages, statusMessage{fmt.Sprintf("lanes %d–%d of %d (↑/↓)", first+1, first+rows, n), msgInfo})
 	}
 	var out []string
 	for i := first; i < min(first+rows, n); i++ {

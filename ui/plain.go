@@ -65,6 +65,7 @@ type plainMilestone struct {
 	owner, uid string // the pod's name or "job/<name>", and its UID
 	lane       string
 	m          *timeline.Milestone
+	times      *podTimes // the pod's; nil for a job's milestone, whose offsets are the timeline's
 }
 
 // Update prints the milestones of s not printed before, in time order, and notes about the
@@ -87,7 +88,7 @@ func (p *Plain) Update(s timeline.Snapshot) {
 			nth[m.Kind]++
 			if !printed[k] {
 				printed[k] = true
-				fresh = append(fresh, plainMilestone{owner: "job/" + j.Name, uid: j.UID, lane: "job", m: m})
+				fresh = append(fresh, plainMilestone{owner: "job/" + Safe(j.Name), uid: j.UID, lane: "job", m: m})
 			}
 		}
 	}
@@ -97,10 +98,15 @@ func (p *Plain) Update(s timeline.Snapshot) {
 		p.last[pm.uid] = *pm.m
 	}
 	for _, n := range s.Notes {
-		if !p.notes[n] {
-			p.notes[n] = true
-			p.printf("note: %s\n", n)
-		}
+		p.note(n)
+	}
+}
+
+// note prints a note about the data once.
+func (p *Plain) note(n string) {
+	if !p.notes[n] {
+		p.notes[n] = true
+		p.printf("note: %s\n", Safe(n))
 	}
 }
 
@@ -119,6 +125,10 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 	if pp.pod != nil {
 		old = pp.pod.Milestones
 	}
+	pt := newPodTimes(pod)
+	if pt.noCreation {
+		p.note("pod " + pod.Name + " has no creation time (or an absurd one): its offsets are from when it was first seen")
+	}
 	for _, m := range pod.Milestones.ChangedSince(old) {
 		k := plainKey{kind: m.Kind, reason: m.Reason, count: m.Count}
 		if m.Kind == timeline.MReady || m.Kind == timeline.MNotReady {
@@ -126,7 +136,7 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 		}
 		if !pp.printed[k] {
 			pp.printed[k] = true
-			fresh = append(fresh, plainMilestone{owner: pod.Name, uid: pod.UID, m: m})
+			fresh = append(fresh, plainMilestone{owner: Safe(pod.Name), uid: pod.UID, m: m, times: &pt})
 		}
 	}
 	for ci := range pod.Containers {
@@ -141,7 +151,7 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 				k := plainKey{lane: c.Name, kind: m.Kind, attempt: m.Attempt, reason: m.Reason, count: m.Count}
 				if !pp.printed[k] {
 					pp.printed[k] = true
-					fresh = append(fresh, plainMilestone{owner: pod.Name, uid: pod.UID, lane: c.Name, m: m})
+					fresh = append(fresh, plainMilestone{owner: Safe(pod.Name), uid: pod.UID, lane: c.Name, m: m, times: &pt})
 				}
 			}
 		}
@@ -151,26 +161,54 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 	return fresh
 }
 
+// Plain's columns: an offset (value and ±) and a gap hold up to +9h59m59s ±9m59.9s and keep
+// their place past a minute; a longer one, or a name longer than its column, pushes the rest
+// of its line along.
+var (
+	plainOffset = spanCol{val: len("+9h59m59s"), plus: len("±9m59.9s") - 1}
+	plainGap    = spanCol{prefix: "Δ", val: len("Δ+9h59m59s") - 1, plus: len("±9m59.9s") - 1}
+)
+
 // printMilestone prints one milestone line: owner, offset ± bound, gap from the last printed
 // milestone of the same owner, lane, kind, source and details.
 func (p *Plain) printMilestone(pm plainMilestone) {
 	m := *pm.m
-	gap := "-"
-	if prev, ok := p.last[pm.uid]; ok {
-		gap = "Δ" + fmtSpan(between(prev, m))
+	offset, placed := fmtSpan(m.Offset), true
+	if pt := pm.times; pt != nil {
+		placed = pt.placed(m.At)
+		offset = pt.fmtAt(m.At)
 	}
-	lane := pm.lane
-	switch lane {
+	if placed {
+		s := m.Offset
+		if pm.times != nil {
+			s = pm.times.offset(&m)
+		}
+		offset = plainOffset.format(s)
+	}
+	gap := padLeft("-", plainGap.val)
+	if prev, ok := p.last[pm.uid]; ok && placed && (pm.times == nil || pm.times.placed(prev.At)) {
+		gap = plainGap.format(between(prev, m))
+	}
+	lane := Safe(pm.lane)
+	switch pm.lane {
 	case "":
 		lane = "pod"
 	case "job":
 		lane = "-"
 	}
-	p.ownerW = max(p.ownerW, len([]rune(pm.owner)))
-	line := fmt.Sprintf("%-*s  %-13s  %-14s  %-12s  %-12s  %-8s  %s", p.ownerW, pm.owner, fmtSpan(m.Offset), gap,
-		lane, kindName(m), m.Source, detail(m))
+	p.ownerW = max(p.ownerW, cellWidth(pm.owner))
+	line := strings.Join([]string{padCells(pm.owner, p.ownerW), padCells(offset, plainOffset.width()), padCells(gap, plainGap.width()),
+		padCells(lane, 12), padCells(kindName(m), 12), padCells(Safe(string(m.Source)), 8), detail(m)}, "  ")
 	p.printf("%s\n", strings.TrimRight(line, " "))
 	p.printed++
+}
+
+// padCells fills s with spaces up to width cells; a longer s is kept whole.
+func padCells(s string, width int) string {
+	if w := cellWidth(s); w < width {
+		return s + strings.Repeat(" ", width-w)
+	}
+	return s
 }
 
 // between is the time from milestone a to milestone b, bounded by their intervals.
@@ -193,7 +231,7 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		p.podSummary(pod)
 	}
 	for _, j := range s.Jobs {
-		p.printf("job %s in %s: %s (active %d, succeeded %d, failed %d)", j.Name, j.Namespace, j.Status,
+		p.printf("job %s in %s: %s (active %d, succeeded %d, failed %d)", Safe(j.Name), Safe(j.Namespace), Safe(j.Status),
 			j.Active, j.Succeeded, j.Failed)
 		if j.Deleted {
 			p.printf(", deleted")
@@ -202,7 +240,7 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		var conds []string
 		for _, m := range j.Milestones {
 			if m.Kind == timeline.MCondition {
-				conds = append(conds, m.Reason+" "+fmtSpan(m.Offset))
+				conds = append(conds, Safe(m.Reason)+" "+fmtSpan(m.Offset))
 			}
 		}
 		if len(conds) > 0 {
@@ -213,27 +251,28 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 }
 
 func (p *Plain) podSummary(pod *timeline.Pod) {
-	p.printf("pod %s in %s (uid %s)", pod.Name, pod.Namespace, pod.UID)
+	p.printf("pod %s in %s (uid %s)", Safe(pod.Name), Safe(pod.Namespace), Safe(pod.UID))
 	if pod.Node != "" {
-		p.printf(" on %s", pod.Node)
+		p.printf(" on %s", Safe(pod.Node))
 	}
 	if pod.Owner != nil {
-		p.printf(", owned by %s", pod.Owner)
+		p.printf(", owned by %s", Safe(pod.Owner.String()))
 	}
-	p.printf(": %s, phase %s", pod.Status, pod.Phase)
+	p.printf(": %s, phase %s", Safe(pod.Status), Safe(pod.Phase))
 	if pod.Deleted {
 		p.printf(", deleted")
 	}
 	p.printf("\n")
+	pt := newPodTimes(pod)
 	var seq []string
 	for _, st := range pod.Statuses {
-		seq = append(seq, st.Status+" "+fmtSigned(st.At.Sub(pod.Created)))
+		seq = append(seq, Safe(st.Status)+" "+pt.fmtAt(st.At))
 	}
 	if len(seq) > 0 {
 		p.printf("  status: %s\n", strings.Join(seq, " → "))
 	}
 	for _, c := range pod.Containers {
-		p.printf("  %s (%s): %s", c.Name, c.Kind, c.State)
+		p.printf("  %s (%s): %s", Safe(c.Name), Safe(string(c.Kind)), Safe(c.State))
 		if c.RestartCount > 0 {
 			p.printf(", %d restarts", c.RestartCount)
 		}
@@ -243,10 +282,10 @@ func (p *Plain) podSummary(pod *timeline.Pod) {
 		p.printf("  gaps:\n")
 		w := 0
 		for _, g := range pod.Gaps {
-			w = max(w, len([]rune(g.Name)))
+			w = max(w, cellWidth(Safe(g.Name)))
 		}
 		for _, g := range pod.Gaps {
-			p.printf("    %s%s  %s\n", g.Name, strings.Repeat(" ", w-len([]rune(g.Name))), gapValue(g.Span))
+			p.printf("    %s  %s\n", padCells(Safe(g.Name), w), gapValue(g.Span))
 		}
 	}
 	p.findings(pod.Findings(), pod.Name)
@@ -259,13 +298,6 @@ func (p *Plain) findings(fs []timeline.Finding, within string) {
 	}
 	p.printf("  findings:\n")
 	for _, f := range fs {
-		text := f.Text
-		if f.Container != "" && !strings.Contains(text, f.Container) {
-			text = f.Container + ": " + text
-		}
-		if f.Pod != "" && f.Pod != within {
-			text = "pod " + f.Pod + ": " + text
-		}
-		p.printf("    %s: %s\n", f.Severity, text)
+		p.printf("    %s: %s\n", Safe(string(f.Severity)), findingText(f, within))
 	}
 }

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -53,28 +52,16 @@ func detail(m timeline.Milestone) string {
 	return safeFields(strings.Join(parts, ", "))
 }
 
-// gapText is a row's gap from the previous one, e.g. "Δ+0.25s ±0.50", or without the ±.
-func gapText(gap *timeline.Span, plus bool) string {
-	switch {
-	case gap == nil:
-		return ""
-	case plus:
-		return "Δ" + fmtSpan(*gap)
-	default:
-		return "Δ" + fmtSigned(gap.Value)
-	}
-}
-
 // tableWidths are the widths the milestone table's columns need over all the rows of a pod,
 // measured once per pod, whatever the window's size.
 type tableWidths struct {
-	rows                int
-	lane, kind          int
-	offset, offsetShort int // with and without the ±
-	gap, gapShort       int
+	rows       int
+	lane, kind int
+	off, gap   spanSizer // the offsets and gaps of the rows the axis places
+	date       int       // the widest date of a row it does not
 }
 
-func measureTable(p *timeline.Pod) tableWidths {
+func measureTable(p *timeline.Pod, pt podTimes) tableWidths {
 	rows := p.Rows()
 	tw := tableWidths{rows: len(rows), lane: len("pod")}
 	for i := range p.Containers {
@@ -86,28 +73,29 @@ func measureTable(p *timeline.Pod) tableWidths {
 			}
 		}
 	}
-	var buf [64]byte
-	width := func(b []byte) int { return utf8.RuneCount(b) } // offsets are ASCII, ± and Δ
 	for i := range rows {
 		r := &rows[i]
 		m := r.Milestone
 		tw.kind = max(tw.kind, kindWidth(m))
-		b := appendSigned(buf[:0], m.Offset.Value)
-		tw.offsetShort = max(tw.offsetShort, width(b))
-		if plus := m.Offset.Plus(); plus > 0 {
-			b = appendPlus(append(b, ' '), plus)
+		if !pt.placed(m.At) {
+			tw.date = max(tw.date, len(pt.fmtAt(m.At)))
+			continue
 		}
-		tw.offset = max(tw.offset, width(b))
-		if r.Gap != nil {
-			b = appendSigned(append(buf[:0], "Δ"...), r.Gap.Value)
-			tw.gapShort = max(tw.gapShort, width(b))
-			if plus := r.Gap.Plus(); plus > 0 {
-				b = appendPlus(append(b, ' '), plus)
-			}
-			tw.gap = max(tw.gap, width(b))
+		tw.off.add(pt.offset(m))
+		if g := rowGap(rows, i, pt); g != nil {
+			tw.gap.add(*g)
 		}
 	}
 	return tw
+}
+
+// rowGap is row i's gap from the row before, or nil: the first row has none, and a gap to or
+// from a time the axis does not place means nothing.
+func rowGap(rows []timeline.Row, i int, pt podTimes) *timeline.Span {
+	if i == 0 || rows[i].Gap == nil || !pt.placed(rows[i].Milestone.At) || !pt.placed(rows[i-1].Milestone.At) {
+		return nil
+	}
+	return rows[i].Gap
 }
 
 // kindWidth is the width of kindName(m), without making it when it is plain ASCII.
@@ -135,8 +123,11 @@ func isASCII(s string) bool {
 	return true
 }
 
-// tableCols are the widths of the milestone table's columns; zero drops a column.
-type tableCols struct{ offset, gap, lane, kind, detail, source int }
+// tableCols are the columns of the milestone table; a zero width drops a column.
+type tableCols struct {
+	offCol, gapCol                          spanCol
+	offset, gap, lane, kind, detail, source int
+}
 
 // newTableCols sizes the columns for rows that need tw in width cells. From 80 columns every
 // column is there; from 60 the gaps lose their ± and the source goes (a kind ending in ? still
@@ -144,19 +135,11 @@ type tableCols struct{ offset, gap, lane, kind, detail, source int }
 func newTableCols(tw tableWidths, width int) tableCols {
 	var c tableCols
 	full, mid := width >= 80, width >= 60
-	c.lane = max(len("CONTAINER"), tw.lane)
-	c.kind = tw.kind
-	c.offset, c.gap = tw.offsetShort, tw.gapShort
-	if mid {
-		c.offset = tw.offset
-	}
-	if full {
-		c.gap = tw.gap
-	}
-	c.offset = max(c.offset, len("OFFSET"))
-	c.kind = min(max(c.kind, len("MILESTONE")), 14)
-	c.lane = min(c.lane, 12)
-	c.gap = max(c.gap, len("GAP"))
+	c.offCol, c.gapCol = tw.off.col("", mid), tw.gap.col("Δ", full)
+	c.offset = max(c.offCol.width(), tw.date, len("OFFSET"))
+	c.gap = max(c.gapCol.width(), len("GAP"))
+	c.lane = min(max(len("CONTAINER"), tw.lane), 12)
+	c.kind = min(max(tw.kind, len("MILESTONE")), 14)
 	switch {
 	case full:
 		c.source = len("inferred")
@@ -211,6 +194,7 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 	st := f.st
 	rows := p.Rows()
 	c := newTableCols(f.cache.tableWidths(p), f.width)
+	pt, _ := f.cache.podTimes(p)
 	n := min(height-1, len(rows))
 	first := len(rows) - n
 	if f.view.cursor >= 0 {
@@ -241,7 +225,14 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 		if m.Source == timeline.SourceInferred && !styled {
 			source, kind = f.styled(sInferred, source), f.styled(sInferred, pad(kind, c.kind))
 		}
-		line := c.line(sel, fmtOffset(*m, f.width >= 60), gapText(r.Gap, c.source > 0), laneName(r.Lane), kind, detail(*m), source)
+		offset, gap := pt.fmtAt(m.At), ""
+		if pt.placed(m.At) {
+			offset = c.offCol.format(pt.offset(m))
+		}
+		if g := rowGap(rows, i, pt); g != nil {
+			gap = c.gapCol.format(*g)
+		}
+		line := c.line(sel, offset, gap, laneName(r.Lane), kind, detail(*m), source)
 		line = strings.TrimRight(line, " ")
 		if styled {
 			line = f.styled(style, line)
@@ -249,12 +240,4 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 		out = append(out, line)
 	}
 	return out
-}
-
-// fmtOffset is a milestone's offset from creation, with its ± when there is room.
-func fmtOffset(m timeline.Milestone, wide bool) string {
-	if wide {
-		return fmtSpan(m.Offset)
-	}
-	return fmtSigned(m.Offset.Value)
 }

@@ -68,7 +68,7 @@ func renderWaiting(f *frame, h int) []string {
 	var text string
 	switch {
 	case f.mode == Live:
-		text = f.spinner + " " + waitingText(f.target, f.namespace)
+		text = f.spinner + " " + waitingText(Safe(f.target), Safe(f.namespace))
 	case f.replay.empty:
 		text = "the recording is empty"
 	default:
@@ -78,7 +78,7 @@ func renderWaiting(f *frame, h int) []string {
 	origin := time.Time{}
 	for _, j := range f.snap.Jobs {
 		out = append(out, fmt.Sprintf("  job %s: %s (active %d, succeeded %d, failed %d)",
-			f.st.Text.Render(j.Name), j.Status, j.Active, j.Succeeded, j.Failed))
+			f.styled(sText, Safe(j.Name)), Safe(j.Status), j.Active, j.Succeeded, j.Failed))
 		origin = j.Created
 	}
 	evs := f.snap.Events()
@@ -87,7 +87,7 @@ func renderWaiting(f *frame, h int) []string {
 	}
 	if rest := h - len(out) - 1; rest >= 2 {
 		out = append(out, "")
-		out = append(out, renderEvents(f, evs, origin, rest)...)
+		out = append(out, renderEvents(f, evs, timesFrom(origin, f.now), rest)...)
 	}
 	return out
 }
@@ -136,12 +136,9 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	l := newLaneLayout(f.cache.laneWidths(p), job, f.width)
 	start, end := f.axisSpan(p, job)
 	w := newWindow(start, end, l.barW)
-	nLanes := 1 + len(p.Containers)
-	if job != nil {
-		nLanes++
-	}
-	out := renderLanes(f, p, job, l, &w, min(nLanes, h-1))
-	out = append(out, pad(f.styled(sMuted, axisInfo(f)), l.labelW)+renderAxis(f, &w, p.Created))
+	noteTimes(f, p)
+	out := renderLanes(f, p, job, l, &w, min(laneCount(p, job), h-1))
+	out = append(out, pad(f.styled(sMuted, axisInfo(f)), l.labelW)+renderAxis(f, &w, f.times(p).origin))
 	rest := h - len(out)
 	if f.view.showHelp {
 		return append(out, renderHelp(f, rest)...)
@@ -188,9 +185,23 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	}
 	if got[secEvents] > 0 {
 		n := got[secEvents] - 1
-		out = append(out, renderEvents(f, lastEvents(p, job, n), p.Created, got[secEvents])...)
+		out = append(out, renderEvents(f, lastEvents(p, job, n), f.times(p), got[secEvents])...)
 	}
 	return out
+}
+
+// noteTimes says in the status line when some of pod p's times are not where they should be.
+func noteTimes(f *frame, p *timeline.Pod) {
+	pt, off := f.cache.podTimes(p)
+	if pt.noCreation {
+		f.messages = append(f.messages, statusMessage{"no creation time: offsets from when first seen", msgInfo})
+	}
+	switch {
+	case off == 1:
+		f.messages = append(f.messages, statusMessage{"1 milestone over a day off is not on the axis", msgInfo})
+	case off > 1:
+		f.messages = append(f.messages, statusMessage{fmt.Sprintf("%d milestones over a day off are not on the axis", off), msgInfo})
+	}
 }
 
 // podFindings are the pod's findings and its job's, less those the job repeats from this pod.
