@@ -387,7 +387,7 @@ func textBar(f *frame, b *bar, segs []textSeg, w *window, end time.Time) string 
 			b.set(i, st.Glyphs.PodFill, ink{what: inkFill}, prioFill)
 		}
 		text := s.text
-		tw := lipgloss.Width(text)
+		tw := cellWidth(text)
 		at, room := b.freeRun(c0, c1-1, tw) // keep a fill cell before the next segment
 		if room < 3 {
 			continue

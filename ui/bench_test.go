@@ -1,16 +1,20 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // BenchmarkViewLarge draws one pod of 12 crash-looping lanes of about 500 milestones each at
 // 200×60: "steady" is a frame whose pod did not change since the last (its rows, widths,
-// segments and markers cached), "following" a live frame whose axis moved on, and "cold" one
-// whose pod is new to the view (nothing of it cached but what the pod keeps itself, its rows).
+// segments and markers cached), "following" a live frame whose axis moved on, "cold" one whose
+// pod is new to the view (nothing of it cached but what the pod keeps itself, its rows), and
+// "changed" a new frame whose pod changed (a new *Pod: its rows are made again too).
 func BenchmarkViewLarge(b *testing.B) {
 	s := largePod()
 	p := s.Pods[0]
@@ -28,6 +32,7 @@ func BenchmarkViewLarge(b *testing.B) {
 		{"steady/colour", colourStyles(), func(*Model) {}},
 		{"following/colour", colourStyles(), func(m *Model) { m.now = m.now.Add(time.Second / 30) }},
 		{"cold/colour", colourStyles(), func(m *Model) { clear(m.cache.pods) }},
+		{"changed/colour", colourStyles(), changedPod},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			m := liveModel(s, p.LastSeen, p.UID, 200, 60, tc.styles)
@@ -84,4 +89,53 @@ func reportCPU(b *testing.B, cpu time.Duration) {
 	if used := cpuTime() - cpu; used > 0 {
 		b.ReportMetric(float64(used.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
+}
+
+// BenchmarkViewManyContainers draws a pod of 10,000 containers at 200×60: a frame costs what
+// the lanes shown cost ("steady"); a pod new to the view also measures its lanes once ("cold"),
+// and a pod that changed is taken in as a new frame ("changed").
+func BenchmarkViewManyContainers(b *testing.B) {
+	s := fixture()
+	p := jobPod()
+	c := p.Containers[1]
+	p.Containers = make([]timeline.Container, 10000)
+	for i := range p.Containers {
+		p.Containers[i] = c
+		p.Containers[i].Name = fmt.Sprintf("c-%05d", i)
+	}
+	s.Pods[0] = p
+	for _, tc := range []struct {
+		name string
+		step func(m *Model)
+	}{
+		{"steady", func(*Model) {}},
+		{"cold", func(m *Model) { clear(m.cache.pods) }},
+		{"changed", changedPod},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			m := liveModel(s, at(42), p.UID, 200, 60, colourStyles())
+			_ = m.View()
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				tc.step(&m)
+				_ = m.View()
+			}
+			reportCPU(b, cpu)
+		})
+	}
+}
+
+// changedPod gives m a frame in which its pod changed: the same pod as a new *timeline.Pod,
+// with nothing derived yet.
+func changedPod(m *Model) {
+	s := m.snap
+	s.Pods = append([]*timeline.Pod(nil), s.Pods...)
+	for i, p := range s.Pods {
+		if p.UID == m.view.pod {
+			s.Pods[i] = p.WithFindings(p.Findings())
+		}
+	}
+	next, _ := m.Update(FrameMsg{Snapshot: s, Now: m.now})
+	*m = next.(Model)
 }

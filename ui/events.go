@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -54,8 +53,8 @@ func renderEvents(f *frame, evs []timeline.Event, pt podTimes, height int) []str
 	offW, whoW, reasonW := len("OFFSET"), len("OBJECT"), len("REASON")
 	for _, e := range evs {
 		offW = max(offW, cellWidth(pt.fmtAt(e.At)))
-		whoW = max(whoW, lipgloss.Width(eventWho(e)))
-		reasonW = max(reasonW, lipgloss.Width(Safe(e.Reason)))
+		whoW = max(whoW, cellWidth(eventWho(e)))
+		reasonW = max(reasonW, cellWidth(Safe(e.Reason)))
 	}
 	whoW, reasonW = min(whoW, 14), min(reasonW, 18)
 	if f.width < 60 {

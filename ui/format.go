@@ -8,7 +8,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -239,7 +238,7 @@ func joinFit(parts []string, sep string, width int) string {
 			continue
 		}
 		try := strings.Join(append(kept, p), sep)
-		if len(kept) > 0 && lipgloss.Width(try) > width {
+		if len(kept) > 0 && cellWidth(try) > width {
 			continue
 		}
 		kept = append(kept, p)
@@ -276,7 +275,7 @@ func wrapText(s string, width int) []string {
 		switch {
 		case cur == "":
 			cur = w
-		case lipgloss.Width(cur)+1+lipgloss.Width(w) <= width:
+		case cellWidth(cur)+1+cellWidth(w) <= width:
 			cur += " " + w
 		default:
 			lines = append(lines, cur)

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -21,11 +20,11 @@ func measureLanes(p *timeline.Pod) lanesWidths {
 	var lw lanesWidths
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		lw.name = max(lw.name, lipgloss.Width(Safe(c.Name)))
+		lw.name = max(lw.name, cellWidth(Safe(c.Name)))
 		if c.RestartCount > 0 {
 			lw.restart = max(lw.restart, len(strconv.Itoa(int(c.RestartCount)))+2)
 		}
-		lw.state = max(lw.state, lipgloss.Width(Safe(c.State)))
+		lw.state = max(lw.state, cellWidth(Safe(c.State)))
 	}
 	return lw
 }
@@ -50,7 +49,7 @@ func newLaneLayout(lw lanesWidths, job *timeline.Job, width int) laneLayout {
 	}
 	l.nameW = max(len("pod"), lw.name)
 	if job != nil {
-		l.nameW = max(l.nameW, lipgloss.Width(Safe(job.Name)))
+		l.nameW = max(l.nameW, cellWidth(Safe(job.Name)))
 	}
 	l.restartW = lw.restart
 	l.nameW = min(l.nameW, maxName)

@@ -111,7 +111,7 @@ func (m *Model) syncSelection() {
 	if laneIndex(p, m.view.lane) < 0 {
 		m.view.lane = ""
 	}
-	if n := len(p.Rows()); m.view.cursor >= n {
+	if n := rowCount(p); m.view.cursor >= n {
 		m.view.cursor = n - 1
 	}
 }
@@ -170,7 +170,7 @@ func (m *Model) moveCursor(d int) {
 	if i < 0 {
 		return
 	}
-	n := len(m.snap.Pods[i].Rows())
+	n := rowCount(m.snap.Pods[i])
 	if n == 0 {
 		return
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -145,7 +144,7 @@ func wrapItems(items []string, width, lines int, sep string) []string {
 		switch {
 		case cur == "":
 			cur = it
-		case lipgloss.Width(cur)+lipgloss.Width(sep)+lipgloss.Width(it) <= width:
+		case cellWidth(cur)+cellWidth(sep)+cellWidth(it) <= width:
 			cur += sep + it
 		default:
 			out = append(out, cur)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -204,7 +203,7 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 	if n < len(rows) {
 		pos := fmt.Sprintf("%d-%d of %d", first+1, first+n, len(rows))
 		room := f.width - len(pos) - 1
-		if lipgloss.Width(head) > room {
+		if cellWidth(head) > room {
 			head = strings.TrimRight(ansi.Truncate(head, room, ""), " ")
 		}
 		head = pad(head, f.width-len(pos)) + pos

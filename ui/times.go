@@ -80,12 +80,33 @@ func (pt podTimes) offset(m *timeline.Milestone) timeline.Span {
 	return s
 }
 
-// offAxis counts pod p's milestones the axis does not place.
+// offAxis counts pod p's milestones the axis does not place. It reads them where they are,
+// without putting them in order as Rows does.
 func (pt podTimes) offAxis(p *timeline.Pod) int {
 	n := 0
-	for _, r := range p.Rows() {
-		if !pt.placed(r.Milestone.At) {
+	for _, m := range p.Milestones.All() {
+		if !pt.placed(m.At) {
 			n++
+		}
+	}
+	for i := range p.Containers {
+		for _, r := range p.Containers[i].Runs {
+			for j := range r.Milestones {
+				if !pt.placed(r.Milestones[j].At) {
+					n++
+				}
+			}
+		}
+	}
+	return n
+}
+
+// rowCount is len(p.Rows()), without making the rows: a pod's own milestones and its lanes'.
+func rowCount(p *timeline.Pod) int {
+	n := p.Milestones.Len()
+	for i := range p.Containers {
+		for _, r := range p.Containers[i].Runs {
+			n += len(r.Milestones)
 		}
 	}
 	return n

@@ -144,7 +144,10 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 		return append(out, renderHelp(f, rest)...)
 	}
 
-	rows := len(p.Rows())
+	if rest <= 0 {
+		return out // the lanes take it all: nothing below them is worked out
+	}
+	rows := rowCount(p)
 	findings := findingLines(f, podFindings(f.snap, p, job), p.Name, rest)
 	nEvents := p.Events.Len()
 	if job != nil {
