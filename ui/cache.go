@@ -148,9 +148,9 @@ func (c *viewCache) marks(p *timeline.Pod, i int) []markRef {
 	return ms
 }
 
-// paint is how text in one style is written: what goes before it and after. A style that does
-// more than colour and attributes (padding, widths, transforms) is slow: lipgloss draws its text
-// each time.
+// paint is how text in one style is written: what goes before it and after, found once by
+// rendering probes. A style whose output is not the text between fixed sequences (a width, a
+// transform) is slow: lipgloss draws its text each time.
 type paint struct {
 	open, close string
 	slow        bool
