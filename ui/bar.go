@@ -48,10 +48,15 @@ const (
 	prioMarker = 10 // plus markerRank
 )
 
-func newBar(width int) *bar {
-	b := &bar{cells: make([]cell, width), inks: make([]ink, 1, 8)}
+// newBar is an empty bar of width cells. It reuses the cells of the frame's last bar, which
+// was drawn before this one is made.
+func newBar(f *frame, width int) *bar {
+	if cap(f.scratch) < width {
+		f.scratch = make([]cell, width)
+	}
+	b := &bar{cells: f.scratch[:width], inks: make([]ink, 1, 8)}
 	for i := range b.cells {
-		b.cells[i].glyph = " "
+		b.cells[i] = cell{glyph: " "}
 	}
 	return b
 }
@@ -100,7 +105,7 @@ func (b *bar) render(f *frame) string {
 		paints[i] = f.paint(b.inks[i])
 	}
 	var out strings.Builder
-	out.Grow(len(b.cells) * 4)
+	out.Grow(len(b.cells) * 3 * 2) // glyphs of up to 3 bytes, and room for the styles
 	for i := 0; i < len(b.cells); {
 		j := i + 1
 		for j < len(b.cells) && b.cells[j].ink == b.cells[i].ink {

@@ -16,6 +16,7 @@ type frame struct {
 	now           time.Time
 	st            Styles
 	cache         *viewCache // memoizes what the frame's pod gives; never changes what is drawn
+	scratch       []cell     // the cells of the bar being drawn, reused from bar to bar
 
 	mode              Mode
 	target, namespace string

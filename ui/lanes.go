@@ -108,7 +108,7 @@ func (l laneLayout) row(f *frame, ln lane) string {
 // and runs that reach into the window are read.
 func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time) string {
 	segs := f.cache.segments(p, ci)
-	b := newBar(w.width)
+	b := newBar(f, w.width)
 	// k is the last segment that began by the cell's middle; the cells go forward in time.
 	k := max(sort.Search(len(segs), func(i int) bool { return segs[i].From.After(w.start) })-1, 0)
 	inkOf, inkK := uint16(0), -1 // the ink of segment inkK
@@ -139,7 +139,7 @@ func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time) s
 
 // podBar draws the pod row: its STATUS stretches and its milestones, those in the window.
 func podBar(f *frame, p *timeline.Pod, w *window, end time.Time) string {
-	b := newBar(w.width)
+	b := newBar(f, w.width)
 	b.placeMarks(f.cache.marks(p, -1), w)
 	return textBar(f, b, podSegments(p, w), w, end)
 }
@@ -160,7 +160,7 @@ func podSegments(p *timeline.Pod, w *window) []textSeg {
 // jobBar draws the job row: Running from its creation, then each terminal condition
 // (Complete, Failed) or suspension.
 func jobBar(f *frame, j *timeline.Job, w *window, end time.Time) string {
-	b := newBar(w.width)
+	b := newBar(f, w.width)
 	segs := []textSeg{{j.Created, "Running"}}
 	for i := range j.Milestones {
 		m := &j.Milestones[i]
