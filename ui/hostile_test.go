@@ -309,3 +309,16 @@ func TestManyContainers(t *testing.T) {
 		t.Errorf("after 9,998 lanes down the view does not show c-09997:\n%s", v)
 	}
 }
+
+// TestLongFinding: a finding holding kilobytes of text takes at most maxFindingLines lines, the
+// last ending in an ellipsis.
+func TestLongFinding(t *testing.T) {
+	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
+	f := m.frameView()
+	fs := []timeline.Finding{{Severity: timeline.SeverityWarning, Text: hostile[len(hostile)-1]}}
+	lines := findingLines(&f, fs, "", 100)
+	if len(lines) != maxFindingLines || !strings.HasSuffix(lines[len(lines)-1], "…") {
+		t.Errorf("a 10 kB finding takes %d lines, want %d ending in an ellipsis:\n%s", len(lines), maxFindingLines,
+			strings.Join(lines, "\n"))
+	}
+}

@@ -58,7 +58,12 @@ func findingLines(f *frame, fs []timeline.Finding, within string, limit int) []s
 			if warn {
 				mark, style = "! ", sWarning
 			}
-			for i, line := range strings.Split(ansi.Wordwrap(text, max(f.width-4, 10), " "), "\n") {
+			lines := strings.Split(ansi.Wordwrap(text, max(f.width-4, 10), " "), "\n")
+			if len(lines) > maxFindingLines {
+				lines = lines[:maxFindingLines]
+				lines[maxFindingLines-1] = truncate(lines[maxFindingLines-1]+" …", max(f.width-4, 10))
+			}
+			for i, line := range lines {
 				if i == 0 {
 					line = mark + line
 				} else {
@@ -70,6 +75,10 @@ func findingLines(f *frame, fs []timeline.Finding, within string, limit int) []s
 	}
 	return out[:min(len(out), max(limit, 0))]
 }
+
+// maxFindingLines is the most lines a finding takes: one that would take more (a name or a
+// message of kilobytes in it) ends in an ellipsis rather than push the rest off the screen.
+const maxFindingLines = 4
 
 // findingText is a finding in words, made safe: its container named when the text does not,
 // and its pod when it is not the pod within.
