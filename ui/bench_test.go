@@ -139,3 +139,39 @@ func changedPod(m *Model) {
 	next, _ := m.Update(FrameMsg{Snapshot: s, Now: m.now})
 	*m = next.(Model)
 }
+
+// BenchmarkKeyWithSnapshots is BenchmarkKeyWhileFramesArrive with the player's work done in
+// the same op: 33 observations applied and a snapshot taken, then the frame, a key and the
+// view. It is the latency of a key press when the player and the view share one core.
+func BenchmarkKeyWithSnapshots(b *testing.B) {
+	obs := jobObservations(1000)
+	const perFrame, frames = 33, 300
+	held := perFrame * frames
+	start := func() (*timeline.Builder, Model) {
+		bl, s := build(obs[:len(obs)-held])
+		m := liveModel(s, obs[len(obs)-held-1].Received, s.Pods[0].UID, 200, 60, plainStyles())
+		_ = m.View()
+		return bl, m
+	}
+	bl, m := start()
+	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("p")}
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i == frames {
+			b.StopTimer()
+			bl, m, i = nil, Model{}, 0
+			bl, m = start()
+			b.StartTimer()
+		}
+		at := len(obs) - held + i*perFrame
+		for _, o := range obs[at : at+perFrame] {
+			bl.Apply(o)
+		}
+		next, _ := m.Update(FrameMsg{Snapshot: bl.Snapshot(), Now: obs[at+perFrame-1].Received})
+		next, _ = next.(Model).Update(keys[i%len(keys)])
+		m = next.(Model)
+		_ = m.View()
+		i++
+	}
+}
