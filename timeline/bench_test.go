@@ -1,27 +1,24 @@
 package timeline_test
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
 	"testing"
+	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// BenchmarkSnapshotPerObservation is the live view's cost: every observation is applied and a
-// new snapshot derived, over a whole real recording.
+// BenchmarkSnapshotPerObservation is the worst case of the live path: every observation of a
+// whole real recording is applied and a snapshot taken after it.
 func BenchmarkSnapshotPerObservation(b *testing.B) {
 	for _, name := range []string{"startup-probe", "crashing-sidecar"} {
-		f, err := recordings.Open(name)
-		if err != nil {
-			b.Fatal(err)
-		}
-		_, items, _, err := watch.ReadAll(f, name)
-		f.Close()
-		if err != nil {
-			b.Fatal(err)
-		}
-		obs := watch.Observations(items)
+		obs := watch.Observations(recordingItems(b, name, nil))
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
 				bl := timeline.NewBuilder()
@@ -32,5 +29,74 @@ func BenchmarkSnapshotPerObservation(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(obs)), "ns/observation")
 		})
+	}
+}
+
+// BenchmarkLivePath is the live path on big synthetic recordings: each item (already decoded,
+// as informers deliver them) is translated and applied, and a snapshot is taken once per 33 ms
+// of recorded time, as the player does. The target is 100,000 observations a second.
+func BenchmarkLivePath(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		src  string
+		gen  func([]byte) ([]byte, error)
+	}{
+		{"restarts-1000", "crashing-sidecar", func(s []byte) ([]byte, error) { return synth.Restarts(1000, s) }},
+		{"pods-1000", "job-native-sidecar", func(s []byte) ([]byte, error) { return synth.Pods(1000, s) }},
+	} {
+		items := recordingItems(b, c.src, c.gen)
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				bl := timeline.NewBuilder()
+				var frame time.Time
+				for _, it := range items {
+					o, ok := watch.Observe(it)
+					if !ok {
+						continue
+					}
+					if o.Received.Sub(frame) >= 33*time.Millisecond {
+						_ = bl.Snapshot()
+						frame = o.Received
+					}
+					bl.Apply(o)
+				}
+				_ = bl.Snapshot()
+			}
+			b.ReportMetric(float64(b.N*len(items))/b.Elapsed().Seconds(), "observations/s")
+		})
+	}
+}
+
+// recordingItems decodes an embedded recording, made bigger by gen if given.
+func recordingItems(b *testing.B, name string, gen func([]byte) ([]byte, error)) []watch.Item {
+	b.Helper()
+	f, err := recordings.Open(name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	src, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if gen != nil {
+		if src, err = gen(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	rd, err := watch.NewReader(bytes.NewReader(src), name)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var items []watch.Item
+	for {
+		it, err := rd.Next(context.Background())
+		if err == io.EOF {
+			return items
+		}
+		if err != nil {
+			b.Fatal(fmt.Errorf("%s: %w", name, err))
+		}
+		items = append(items, it)
 	}
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -138,24 +139,18 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	}
 	lc.windows(max(first-1, 0))
 	// The attempts from `from` on that anything belongs to.
-	set := map[int32]bool{}
-	for _, a := range lc.attempts[first:] {
-		set[a] = true
-	}
-	for i := len(ls.waits) - 1; i >= 0 && ls.waits[i].attempt >= from; i-- {
-		set[ls.waits[i].attempt] = true
-	}
+	attempts := append([]int32(nil), lc.attempts[first:]...)
+	attempts = append(attempts, ls.waitAttemptsFrom(from)...)
 	if next, ok := lc.next(); ok && next >= from && lc.hasOccsAfterLast(ls) {
-		set[next] = true
+		attempts = append(attempts, next)
 	}
-	attempts := make([]int32, 0, len(set))
-	for a := range set {
-		attempts = append(attempts, a)
-	}
-	sort.Slice(attempts, func(i, j int) bool { return attempts[i] < attempts[j] })
+	slices.Sort(attempts)
+	attempts = slices.Compact(attempts)
 
+	// The runs before `from` stay. No snapshot holds this slice (result copies it), so it is
+	// extended in place.
 	keep := sort.Search(len(lc.base), func(i int) bool { return lc.base[i].Attempt >= from })
-	base := append(lc.base[:keep:keep], make([]*Run, 0, len(attempts))...)
+	base := lc.base[:keep]
 	var prevExit *Milestone // of the run before, which bounds the next one's start
 	if first > 0 {
 		prevExit = lc.exitOf(first - 1)

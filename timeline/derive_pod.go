@@ -36,7 +36,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	for i, ls := range ps.laneOrder {
 		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ps, ls)}
 	}
-	d.crossLane(ps, lanes, out.Milestones)
+	d.crossLane(ps, lanes, ps.rows.deleting)
 	var end time.Time
 	if ps.deleted != nil {
 		end = ps.deleted.at
@@ -51,7 +51,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 		out.Containers[i] = c
 	}
-	out.Gaps = namedGaps(out)
+	out.Gaps = namedGaps(out, ps.rows.deleting)
 	out.memo = &podMemo{facts: newPodFacts(ps)}
 	return out
 }
@@ -61,6 +61,7 @@ type podRowCache struct {
 	list      seqBuilder[Milestone]
 	conds     int
 	everReady bool
+	deleting  *Milestone // the deletion request's milestone, if any (a copy)
 }
 
 // podRow brings the pod row up to date: a new Ready condition is added to it; any other change
@@ -71,8 +72,13 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 		ps.rowDirty = false
 		ms, everReady := d.podMilestones(ps)
 		sortMilestones(ms)
+		rc.deleting = nil
 		for i := range ms {
 			ms[i].Offset = offsetFrom(ps.last.Created, &ms[i])
+			if ms[i].Kind == MDeleting {
+				del := ms[i]
+				rc.deleting = &del
+			}
 		}
 		rc.list.reset(ms)
 		rc.conds, rc.everReady = len(ps.conditions), everReady
@@ -117,7 +123,7 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	p := ps.last
 	created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
 	ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
-		Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: timePtr(p.Created), Precision: "1s"}}})
+		Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"}}})
 
 	if occs := ps.podOccs["Scheduled"]; len(occs) > 0 {
 		oc := occs[0]
@@ -144,8 +150,8 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
 		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
-			Evidence: []Evidence{{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: timePtr(req),
-				Precision: "1s", Received: timePtr(s.at)}}}
+			Evidence: []Evidence{{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
+				Precision: "1s", Received: s.at}}}
 		if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {
 			d.boundAbove(&m, k, "before the first Killing Event ("+k.ev.Container+")",
 				"the kubelet stops the containers because the deletion was requested")
@@ -171,8 +177,8 @@ func (d *deriver) boundAbove(m *Milestone, oc *eventOcc, what, note string) {
 	}
 	iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, oc.when.hi)
 	m.Latest, m.At = iv.hi, iv.clamp(m.At)
-	m.Evidence = append(m.Evidence, Evidence{What: what, NameTime: timePtr(oc.nameTime), API: timePtr(oc.api),
-		Precision: oc.apiPrec, Received: timePtr(oc.received), Note: note})
+	m.Evidence = append(m.Evidence, Evidence{What: what, NameTime: oc.nameTime, API: oc.api,
+		Precision: oc.apiPrec, Received: oc.received, Note: note})
 }
 
 // conditionMilestone places a condition transition: its lastTransitionTime (whole seconds),
@@ -183,7 +189,7 @@ func (d *deriver) conditionMilestone(kind MilestoneKind, c *conditionChange) Mil
 	iv := d.bound(wholeSecond(c.LastTransition), time.Time{}, c.at)
 	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 		Evidence: []Evidence{{What: "condition " + c.Type + "=" + c.Status + " lastTransitionTime",
-			API: timePtr(c.LastTransition), Precision: "1s", Received: timePtr(c.at)}}}
+			API: c.LastTransition, Precision: "1s", Received: c.at}}}
 }
 
 // observedMilestone is a change with no time field: first seen at s.at, not yet at s.prev.
@@ -193,7 +199,7 @@ func observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time)
 	if lo.IsZero() {
 		lo = floor
 	}
-	ev := Evidence{What: what, Received: timePtr(s.at)}
+	ev := Evidence{What: what, Received: s.at}
 	if !s.prev.IsZero() {
 		ev.Note = "not yet in the observation received " + s.prev.UTC().Format("15:04:05.000")
 	}

@@ -61,8 +61,8 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 			e := sr.exit
 			if iv := d.bound(interval{e.Earliest, e.Latest}, time.Time{}, next[0].when.hi); !iv.hi.Equal(e.Latest) {
 				e.Latest, e.At = iv.hi, iv.mid()
-				e.Evidence = append(e.Evidence, Evidence{What: "before the next run's Event Created", NameTime: timePtr(next[0].nameTime),
-					API: timePtr(next[0].api), Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"})
+				e.Evidence = append(e.Evidence, Evidence{What: "before the next run's Event Created", NameTime: next[0].nameTime,
+					API: next[0].api, Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"})
 			}
 		}
 		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
@@ -87,15 +87,16 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 	if sr != nil {
 		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"))
 	}
-	for _, w := range ls.waits {
-		if w.attempt != a || w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
+	waits := ls.waitsOf(a)
+	for _, w := range waits {
+		if w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
 			continue // ordinary waits: the lane's segments show them
 		}
 		m := observedMilestone(MWaiting, w.seen, "state.waiting.reason", created)
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
-	return newRun(a, ms, ls.waits, created)
+	return newRun(a, ms, waits, created)
 }
 
 // runEvidence tightens a run's status-based start with its Events, and keeps the run after the
@@ -108,7 +109,7 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 	if len(created) > 0 {
 		s.Earliest = d.bound(interval{s.Earliest, s.Latest}, created[0].when.lo, time.Time{}).lo
 		s.At = interval{s.Earliest, s.Latest}.clamp(s.At)
-		s.Evidence = append(s.Evidence, Evidence{What: "after Event Created", NameTime: timePtr(created[0].nameTime), API: timePtr(created[0].api), Precision: created[0].apiPrec})
+		s.Evidence = append(s.Evidence, Evidence{What: "after Event Created", NameTime: created[0].nameTime, API: created[0].api, Precision: created[0].apiPrec})
 	}
 	if prevExit != nil {
 		s.Earliest = d.bound(interval{s.Earliest, s.Latest}, prevExit.Earliest, time.Time{}).lo
@@ -120,7 +121,7 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 	if len(started) > 0 {
 		iv := interval{s.Earliest, s.Latest}
 		s.At = iv.clamp(started[0].at)
-		s.Evidence = append(s.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: timePtr(started[0].nameTime), API: timePtr(started[0].api), Precision: started[0].apiPrec, Received: timePtr(started[0].received)})
+		s.Evidence = append(s.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: started[0].nameTime, API: started[0].api, Precision: started[0].apiPrec, Received: started[0].received})
 	}
 	for _, m := range append(r.started, r.flag...) {
 		m.Earliest = earlier(later(m.Earliest, s.Earliest), m.Latest)
@@ -138,7 +139,6 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 // run derives a run's start, exit, started and ready milestones from the status.
 func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 	spec := ls.spec
-	field := "status." + statusField(spec.Kind) + "[" + spec.Name + "]"
 	r := &runMilestones{}
 	if !in.startedAt.IsZero() {
 		iv := wholeSecond(in.startedAt)
@@ -149,14 +149,14 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 		}
 		r.start = &Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
 			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-			Evidence: []Evidence{{What: field + ".state.running.startedAt", API: timePtr(in.startedAt), Precision: "1s", Received: timePtr(recv)}}}
+			Evidence: []Evidence{{What: ls.what.startedAt, API: in.startedAt, Precision: "1s", Received: recv}}}
 	}
 	if t := in.term; t != nil {
 		var iv interval
-		ev := Evidence{What: field + ".state.terminated.finishedAt", Received: timePtr(in.termSeen.at)}
+		ev := Evidence{What: ls.what.finishedAt, Received: in.termSeen.at}
 		if !t.FinishedAt.IsZero() {
 			iv = d.bound(wholeSecond(t.FinishedAt), time.Time{}, in.termSeen.at)
-			ev.API, ev.Precision = timePtr(t.FinishedAt), "1s"
+			ev.API, ev.Precision = t.FinishedAt, "1s"
 		} else {
 			iv = interval{in.termSeen.prev, in.termSeen.at}
 			ev.Note = "no finishedAt: placed when seen"
@@ -177,7 +177,7 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 		if !f.value || !(spec.HasStartupProbe || spec.Kind == KindSidecar) {
 			continue
 		}
-		m := d.flagMilestone(MStarted, f, in, field+".started", floor)
+		m := d.flagMilestone(MStarted, f, in, ls.what.started, floor)
 		m.Container, m.Attempt = spec.Name, in.attempt
 		if spec.HasStartupProbe {
 			// It passed after the last startup probe failure the kubelet reported.
@@ -195,7 +195,7 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 		if !f.value {
 			kind = MNotReady
 		}
-		m := d.flagMilestone(kind, f, in, field+".ready", floor)
+		m := d.flagMilestone(kind, f, in, ls.what.ready, floor)
 		m.Container, m.Attempt = spec.Name, in.attempt
 		r.flag = append(r.flag, &m)
 	}

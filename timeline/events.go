@@ -66,11 +66,11 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 
 // evidence describes an occurrence as evidence for a milestone.
 func (oc occurrence) evidence(reason string) Evidence {
-	ev := Evidence{What: "Event " + reason, Received: timePtr(oc.received)}
+	ev := Evidence{What: "Event " + reason, Received: oc.received}
 	if !oc.api.IsZero() {
-		ev.API, ev.Precision = timePtr(oc.api), oc.apiPrec
+		ev.API, ev.Precision = oc.api, oc.apiPrec
 	}
-	ev.NameTime = timePtr(oc.nameTime)
+	ev.NameTime = oc.nameTime
 	if oc.count > 1 {
 		ev.Note = "repeat: count " + strconv.Itoa(int(oc.count))
 	}

@@ -6,7 +6,7 @@ import "time"
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
 // last exit. They read the first and the last runs only.
-func namedGaps(p *Pod) []Gap {
+func namedGaps(p *Pod, del *Milestone) []Gap {
 	var gaps []Gap
 	add := func(from, to *Milestone, fromName, toName string) {
 		if from == nil || to == nil {
@@ -76,7 +76,7 @@ func namedGaps(p *Pod) []Gap {
 			prevExit, prevName = exit, c.Name+" exit"
 		}
 	}
-	if del := lastIn(p.Milestones, MDeleting); del != nil {
+	if del != nil {
 		if last := lastExitAfter(p, del.Earliest); last != nil {
 			add(del, last, "pod deletion", "last exit ("+last.Container+")")
 		}

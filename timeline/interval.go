@@ -91,10 +91,3 @@ func spanBetween(a, b *Milestone, ordered bool) Span {
 func offsetFrom(origin time.Time, m *Milestone) Span {
 	return Span{Value: m.At.Sub(origin), Min: m.Earliest.Sub(origin), Max: m.Latest.Sub(origin)}
 }
-
-func timePtr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
-}

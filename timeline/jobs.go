@@ -41,7 +41,7 @@ func (d *deriver) job(js *jobState) *Job {
 	created := d.bound(wholeSecond(j.Created), time.Time{}, js.firstSeen)
 	out.Milestones = append(out.Milestones, Milestone{Kind: MCreated, At: j.Created, Earliest: created.lo,
 		Latest: created.hi, Source: SourceStatus,
-		Evidence: []Evidence{{What: "metadata.creationTimestamp", API: timePtr(j.Created), Precision: "1s"}}})
+		Evidence: []Evidence{{What: "metadata.creationTimestamp", API: j.Created, Precision: "1s"}}})
 	for i := range js.conditions {
 		c := &js.conditions[i]
 		if c.Status != "True" {

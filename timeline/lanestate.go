@@ -18,6 +18,11 @@ type laneState struct {
 	occs      map[string][]eventOcc // by reason, in time order
 	shown     bool                  // the pod has shown this container (Events can come first)
 
+	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
+
+	field string     // the lane's status field, e.g. status.containerStatuses[app]
+	what  fieldNames // the names of its fields, for evidence
+
 	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
 	dirtyFrom int32
 	cache     laneCache
@@ -54,15 +59,21 @@ func newLaneState() *laneState {
 	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0}
 }
 
-// touch marks the runs from attempt a on for derivation again, and the one before it, whose
-// Events may belong to a or not depending on a's start.
-func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a-1, 0)) }
+// touch marks the runs from attempt a on for derivation again.
+func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0)) }
 
 func (ls *laneState) observe(c *ContainerObservation, s seen) {
 	spec := *c
 	spec.Status = nil
 	if spec != ls.spec {
 		ls.spec = spec
+		ls.field = "status." + statusField(spec.Kind) + "[" + spec.Name + "]"
+		ls.what = fieldNames{
+			startedAt:  ls.field + ".state.running.startedAt",
+			finishedAt: ls.field + ".state.terminated.finishedAt",
+			started:    ls.field + ".started",
+			ready:      ls.field + ".ready",
+		}
 		ls.touch(0)
 	}
 	cs := c.Status
@@ -78,7 +89,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 		if attempt >= 0 {
 			in := ls.instance(lt.ContainerID, attempt)
 			if ran, ended := in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s); ran || ended {
-				ls.touch(in.attempt)
+				ls.touch(in.attempt - 1)
 			}
 		}
 	}
@@ -89,7 +100,11 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			id = cs.ContainerID
 		}
 		in := ls.instance(id, cs.RestartCount)
-		if ran, flags := in.sawRun(cs.Running.StartedAt, s), in.sawFlags(cs, s); ran || flags {
+		ran, flags := in.sawRun(cs.Running.StartedAt, s), in.sawFlags(cs, s)
+		switch {
+		case ran:
+			ls.touch(in.attempt - 1) // the run before files Started Events until this one began
+		case flags:
 			ls.touch(in.attempt)
 		}
 		ls.last = "running/" + id
@@ -100,7 +115,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 		}
 		in := ls.instance(id, cs.RestartCount)
 		if ran, ended := in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s); ran || ended {
-			ls.touch(in.attempt)
+			ls.touch(in.attempt - 1)
 		}
 		ls.last = "terminated/" + id
 	case cs.Waiting != nil:
@@ -109,6 +124,9 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			next := cs.RestartCount // the run it waits for
 			if cs.LastTerminated != nil {
 				next++
+			}
+			if n := len(ls.waits); n > 0 && ls.waits[n-1].attempt > next {
+				ls.waitsUnsorted = true // restart counts went back: the status is odd
 			}
 			ls.waits = append(ls.waits, waitChange{cs.Waiting.Reason, cs.Waiting.Message, next, s})
 			ls.last = state
@@ -191,7 +209,11 @@ func (in *instance) sawFlags(cs *ContainerStatus, s seen) bool {
 func (ls *laneState) addOcc(oc eventOcc) {
 	reason := oc.ev.Reason
 	ls.occs[reason] = insertOcc(ls.occs[reason], oc)
-	ls.touch(ls.cache.attemptAt(reason, occKey(oc))) // and the run before, whose end it may bound
+	a := ls.cache.attemptAt(reason, occKey(oc))
+	if startsRun(reason) {
+		a-- // it comes before a's start, so after the run before ended: it bounds that end
+	}
+	ls.touch(a)
 }
 
 // insertOcc puts oc in a list in order (of occKey), after every occurrence at or before it.
@@ -213,3 +235,39 @@ func occKey(oc eventOcc) time.Time {
 	}
 	return oc.at
 }
+
+// waitsOf are the waits before attempt a's run, in the order seen.
+func (ls *laneState) waitsOf(a int32) []waitChange {
+	if ls.waitsUnsorted {
+		var out []waitChange
+		for _, w := range ls.waits {
+			if w.attempt == a {
+				out = append(out, w)
+			}
+		}
+		return out
+	}
+	lo := sort.Search(len(ls.waits), func(i int) bool { return ls.waits[i].attempt >= a })
+	hi := sort.Search(len(ls.waits), func(i int) bool { return ls.waits[i].attempt > a })
+	return ls.waits[lo:hi]
+}
+
+// waitAttemptsFrom are the attempts from `from` on that waits belong to.
+func (ls *laneState) waitAttemptsFrom(from int32) []int32 {
+	var out []int32
+	if ls.waitsUnsorted {
+		for _, w := range ls.waits {
+			if w.attempt >= from {
+				out = append(out, w.attempt)
+			}
+		}
+		return out
+	}
+	for i := len(ls.waits) - 1; i >= 0 && ls.waits[i].attempt >= from; i-- {
+		out = append(out, ls.waits[i].attempt)
+	}
+	return out
+}
+
+// fieldNames name a container status's fields, for evidence; made once per lane.
+type fieldNames struct{ startedAt, finishedAt, started, ready string }

@@ -75,7 +75,7 @@ func (l *passLane) result(created time.Time) []*Run {
 	out := make([]*Run, len(l.runs), len(l.runs)+len(l.edits))
 	copy(out, l.runs)
 	for a, ms := range l.edits {
-		r := newRun(a, ms, l.ls.waits, created)
+		r := newRun(a, ms, l.ls.waitsOf(a), created)
 		if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
 			out[i] = r
 			continue

@@ -7,7 +7,7 @@ import (
 )
 
 // newRun makes attempt a's Run from its milestones: sorted, each with its offset from the pod's
-// creation, and the lane's state changes they (and the waits before the run) make.
+// creation, and the lane's state changes they (and waits, the waits before the run) make.
 func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run {
 	sortMilestones(ms)
 	for i := range ms {
@@ -21,9 +21,7 @@ func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run
 func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
 	var out []StateChange
 	for _, w := range waits {
-		if w.attempt == a {
-			out = append(out, StateChange{w.at, StateWaiting, w.reason})
-		}
+		out = append(out, StateChange{w.at, StateWaiting, w.reason})
 	}
 	started := false
 	for _, m := range ms {

@@ -112,7 +112,7 @@ func (s *Seq[T]) UnmarshalJSON(b []byte) error {
 }
 
 // blockSize is how many items a block holds before it is split.
-const blockSize = 64
+const blockSize = 32
 
 // seqBuilder keeps a Seq for the Builder: it changes blocks that no snapshot holds in place,
 // and copies one that a snapshot holds before changing it.
@@ -120,11 +120,13 @@ type seqBuilder[T any] struct {
 	blocks [][]T
 	owned  []bool // owned[k]: blocks[k] has not been handed out since it was made
 	n      int
+	last   *Seq[T] // the last view, while nothing changed since
 }
 
 // insert puts v at index i.
 func (sb *seqBuilder[T]) insert(i int, v T) {
 	sb.n++
+	sb.last = nil
 	if len(sb.blocks) == 0 {
 		sb.blocks, sb.owned = [][]T{make([]T, 0, blockSize)}, []bool{true}
 	}
@@ -167,7 +169,7 @@ func (sb *seqBuilder[T]) locate(i int) (k, j int) {
 
 // reset replaces every item.
 func (sb *seqBuilder[T]) reset(items []T) {
-	sb.blocks, sb.owned, sb.n = nil, nil, len(items)
+	sb.blocks, sb.owned, sb.n, sb.last = nil, nil, len(items), nil
 	for len(items) > 0 {
 		k := min(len(items), blockSize/2)
 		sb.blocks = append(sb.blocks, append(make([]T, 0, blockSize), items[:k]...))
@@ -178,12 +180,16 @@ func (sb *seqBuilder[T]) reset(items []T) {
 
 // view is the Seq for a snapshot. From now on every block is the snapshot's too.
 func (sb *seqBuilder[T]) view() Seq[T] {
+	if sb.last != nil {
+		return *sb.last
+	}
 	blocks := make([][]T, len(sb.blocks))
 	for k, b := range sb.blocks {
 		blocks[k] = b[:len(b):len(b)]
 		sb.owned[k] = false
 	}
-	return Seq[T]{blocks: blocks, n: sb.n}
+	sb.last = &Seq[T]{blocks: blocks, n: sb.n}
+	return *sb.last
 }
 
 // at is item i, to read.
@@ -198,16 +204,6 @@ func (sb *seqBuilder[T]) len() int { return sb.n }
 func FindIn(s Seq[Milestone], kind MilestoneKind, attempt int32) *Milestone {
 	for _, m := range s.All() {
 		if m.Kind == kind && m.Attempt == attempt {
-			return m
-		}
-	}
-	return nil
-}
-
-// lastIn is the last milestone of that kind in s, or nil.
-func lastIn(s Seq[Milestone], kind MilestoneKind) *Milestone {
-	for _, m := range s.Backward() {
-		if m.Kind == kind {
 			return m
 		}
 	}

@@ -1,14 +1,17 @@
 package timeline
 
-import "time"
+import (
+	"sort"
+	"time"
+)
 
 // crossLane adds what one lane's milestones owe to others: the bound a next container's first
 // Event puts on a sidecar's started, and the SIGTERM of sidecars, which nobody reports.
-func (d *deriver) crossLane(ps *podState, lanes []*passLane, podMs Seq[Milestone]) {
+func (d *deriver) crossLane(ps *podState, lanes []*passLane, deleting *Milestone) {
 	d.boundStartedByNext(lanes)
 	for i := len(lanes) - 1; i >= 0; i-- {
 		if lanes[i].kind() == KindSidecar {
-			d.inferSidecarSigterm(ps, lanes, i, podMs)
+			d.inferSidecarSigterm(ps, lanes, i, deleting)
 		}
 	}
 }
@@ -33,7 +36,12 @@ func (d *deriver) boundStartedByNext(lanes []*passLane) {
 		// then (a sidecar whose startup probe killed its first run starts the app in a later one).
 		var m *Milestone
 		var run int32
-		for j := len(l.runs) - 1; j >= 0 && m == nil; j-- {
+		// Runs are in time order: read back from the first that began after the Event.
+		from := sort.Search(len(l.runs), func(j int) bool {
+			ms := l.runs[j].Milestones
+			return len(ms) > 0 && ms[0].Earliest.After(first.when.hi)
+		})
+		for j := from - 1; j >= 0 && m == nil; j-- {
 			if s := l.find(MStarted, l.runs[j].Attempt); s != nil && !s.Earliest.After(first.when.hi) {
 				m, run = s, l.runs[j].Attempt
 			}
@@ -51,7 +59,7 @@ func (d *deriver) boundStartedByNext(lanes []*passLane) {
 		}
 		m.Latest, m.At = iv.hi, iv.clamp(m.At)
 		m.Evidence = append(m.Evidence, Evidence{What: "before " + next.name() + "'s first Event " + first.ev.Reason,
-			NameTime: timePtr(first.nameTime), API: timePtr(first.api), Precision: first.apiPrec, Received: timePtr(first.received),
+			NameTime: first.nameTime, API: first.api, Precision: first.apiPrec, Received: first.received,
 			Note: "the kubelet starts the next container only after this one has started"})
 	}
 }
@@ -80,7 +88,7 @@ func firstEventOf(ls *laneState) *eventOcc {
 // at once and runs the preStop hooks then, but signals a sidecar only after every app container
 // and every sidecar declared after it has exited, or when the grace period runs out. Nobody
 // outside the node sees that signal. A sidecar killed on its own (a probe) already has its SIGTERM.
-func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, podMs Seq[Milestone]) {
+func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, deleting *Milestone) {
 	c := lanes[i]
 	run := c.lastRun()
 	if run < 0 || c.find(MSigterm, run) != nil {
@@ -112,7 +120,7 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, po
 		killIv, killAt = kill.when, kill.at
 		ev = append(ev, kill.evidence(kill.ev.Reason))
 		ev[0].Note = "the kubelet reports Killing for a sidecar when the pod starts to stop, before it signals it"
-	} else if del := lastIn(podMs, MDeleting); del != nil {
+	} else if del := deleting; del != nil {
 		killIv, killAt = interval{del.Earliest, del.Latest}, del.At
 		ev = append(ev, Evidence{What: "deletion requested", Note: "no Killing Event seen"})
 	} else {
@@ -127,7 +135,7 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, po
 	for _, pr := range prereqs {
 		turn.lo, turn.hi = later(turn.lo, pr.Earliest), later(turn.hi, pr.Latest)
 		at = later(at, pr.At)
-		ev = append(ev, Evidence{What: "after " + pr.Container + " exited", API: timePtr(pr.At),
+		ev = append(ev, Evidence{What: "after " + pr.Container + " exited", API: pr.At,
 			Note: "sidecars stop after app containers, then in reverse order of definition"})
 	}
 	iv := interval{lo: killIv.lo, hi: deadline}

@@ -182,12 +182,12 @@ type Milestone struct {
 
 // Evidence is one fact a milestone's time rests on.
 type Evidence struct {
-	What      string     `json:"what"`                // e.g. "status.containerStatuses[app].state.terminated.finishedAt"
-	API       *time.Time `json:"api,omitempty"`       // the server's time
-	Precision string     `json:"precision,omitempty"` // of API: 1s or 1µs
-	NameTime  *time.Time `json:"nameTime,omitempty"`  // from the Event's name (emitter's clock, ns)
-	Received  *time.Time `json:"received,omitempty"`  // local receive time of the watch event
-	Note      string     `json:"note,omitempty"`
+	What      string    `json:"what"`                // e.g. "status.containerStatuses[app].state.terminated.finishedAt"
+	API       time.Time `json:"api,omitzero"`        // the server's time
+	Precision string    `json:"precision,omitempty"` // of API: 1s or 1µs
+	NameTime  time.Time `json:"nameTime,omitzero"`   // from the Event's name (emitter's clock, ns)
+	Received  time.Time `json:"received,omitzero"`   // local receive time of the watch event
+	Note      string    `json:"note,omitempty"`
 }
 
 // Span is a duration with the bounds it certainly lies in.
