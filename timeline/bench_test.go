@@ -68,7 +68,7 @@ func BenchmarkLivePath(b *testing.B) {
 }
 
 // recordingItems decodes an embedded recording, made bigger by gen if given.
-func recordingItems(b *testing.B, name string, gen func([]byte) ([]byte, error)) []watch.Item {
+func recordingItems(b testing.TB, name string, gen func([]byte) ([]byte, error)) []watch.Item {
 	b.Helper()
 	f, err := recordings.Open(name)
 	if err != nil {

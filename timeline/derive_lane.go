@@ -17,6 +17,7 @@ type laneCache struct {
 	// Event that comes before a start can belong to instances[:i+1], and so on; zero is no end.
 	before, after, during []time.Time
 	base                  []*Run // by attempt, before the final pass
+	version               int    // counts the times base was derived again
 }
 
 // An Event belongs to a run in one of three ways. Some come before a run begins (the kubelet
@@ -118,6 +119,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		return lc.base
 	}
 	ls.dirtyFrom = noDirty
+	lc.version++
 	// The starts and exits, which decide where Events are filed: from the first instance touched on.
 	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
 	lc.attempts = lc.attempts[:first]

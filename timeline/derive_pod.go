@@ -199,10 +199,7 @@ func observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time)
 	if lo.IsZero() {
 		lo = floor
 	}
-	ev := Evidence{What: what, Received: s.at}
-	if !s.prev.IsZero() {
-		ev.Note = "not yet in the observation received " + s.prev.UTC().Format("15:04:05.000")
-	}
+	ev := Evidence{What: what, Received: s.at, Note: s.note}
 	return Milestone{Kind: kind, At: s.at, Earliest: earlier(lo, s.at), Latest: s.at, Source: SourceObserved,
 		Evidence: []Evidence{ev}}
 }

@@ -13,14 +13,20 @@ type runMilestones struct {
 	startedWithRun bool // started has no probe to wait for: it is placed at the start
 }
 
-func (r *runMilestones) all() []Milestone {
-	var out []Milestone
-	for _, m := range append([]*Milestone{r.start, r.exit}, append(r.started, r.flag...)...) {
+// appendTo appends the run's milestones to ms.
+func (r *runMilestones) appendTo(ms []Milestone) []Milestone {
+	for _, m := range [2]*Milestone{r.start, r.exit} {
 		if m != nil {
-			out = append(out, *m)
+			ms = append(ms, *m)
 		}
 	}
-	return out
+	for _, m := range r.started {
+		ms = append(ms, *m)
+	}
+	for _, m := range r.flag {
+		ms = append(ms, *m)
+	}
+	return ms
 }
 
 func startKind(attempt int32) MilestoneKind {
@@ -39,7 +45,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 	created := ps.last.Created
 	lc := &ls.cache
 	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
-	var ms []Milestone
+	ms := make([]Milestone, 0, 12)
 	if sr == nil {
 		// An Event can arrive before the status it explains: a Started Event for a run the status
 		// does not show yet places that run's start on its own.
@@ -66,7 +72,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 			}
 		}
 		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
-		ms = append(ms, sr.all()...)
+		ms = sr.appendTo(ms)
 	}
 	start := findMilestone(ms, startKind(a), a)
 	for _, oc := range occs("Created") {
@@ -226,7 +232,7 @@ func lastStartupFailureBefore(list []eventOcc, t time.Time) (time.Time, bool) {
 func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, what string, floor time.Time) Milestone {
 	s := f.seen
 	if in.run != nil && !s.at.After(in.run.at) {
-		s.prev = time.Time{}
+		s.prev, s.note = time.Time{}, ""
 	}
 	m := observedMilestone(kind, s, what, floor)
 	m.Earliest = earlier(later(m.Earliest, floor), m.Latest)

@@ -21,7 +21,7 @@ func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
 	if js.last == nil {
 		js.firstSeen = r
 	}
-	s := seen{r, js.lastSeen}
+	s := newSeen(r, js.lastSeen)
 	js.last, js.lastSeen = j, r
 	for _, c := range j.Conditions {
 		if !hasConditionChange(js.conditions, c) {

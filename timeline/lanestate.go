@@ -26,6 +26,7 @@ type laneState struct {
 	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
 	dirtyFrom int32
 	cache     laneCache
+	final     laneFinal // what the final pass made last time
 }
 
 const noDirty = int32(1<<31 - 1)

@@ -2,7 +2,7 @@ package timeline
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -14,7 +14,18 @@ var kindRank = map[MilestoneKind]int{
 }
 
 func sortMilestones(ms []Milestone) {
-	sort.SliceStable(ms, func(i, j int) bool { return Before(&ms[i], &ms[j]) })
+	slices.SortStableFunc(ms, compareMilestones)
+}
+
+// compareMilestones is Before as a three-way comparison, for slices.SortStableFunc.
+func compareMilestones(a, b Milestone) int {
+	switch {
+	case Before(&a, &b):
+		return -1
+	case Before(&b, &a):
+		return 1
+	}
+	return 0
 }
 
 // Before orders milestones by time; at the same time an inferred one goes after the facts it

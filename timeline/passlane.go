@@ -48,7 +48,8 @@ func (l *passLane) edit(a int32) []Milestone {
 	}
 	ms := append([]Milestone(nil), l.milestones(a)...)
 	for i := range ms {
-		ms[i].Evidence = append([]Evidence(nil), ms[i].Evidence...)
+		// Capped, so that adding evidence copies it rather than writing into the base run's.
+		ms[i].Evidence = ms[i].Evidence[:len(ms[i].Evidence):len(ms[i].Evidence)]
 	}
 	l.edits[a] = ms
 	return ms
@@ -71,18 +72,72 @@ func (l *passLane) lastRun() int32 {
 }
 
 // result is the lane's runs after the pass: the base runs, and new ones for those it changed.
+// What the pass made last time is reused when it would come out the same: a run it changed in
+// the same way, and the whole list when the base runs and every change are as they were.
 func (l *passLane) result(created time.Time) []*Run {
-	out := make([]*Run, len(l.runs), len(l.runs)+len(l.edits))
-	copy(out, l.runs)
+	fin := &l.ls.final
+	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && fin.runs != nil
+	made := make(map[int32]finalRun, len(l.edits))
 	for a, ms := range l.edits {
-		r := newRun(a, ms, l.ls.waitsOf(a), created)
-		if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
-			out[i] = r
+		base := l.run(a)
+		if f, ok := fin.edits[a]; ok && f.base == base && sameMilestones(f.ms, ms) {
+			made[a] = f
 			continue
 		}
-		out = insertRun(out, r)
+		made[a] = finalRun{base: base, ms: ms, out: newRun(a, ms, l.ls.waitsOf(a), created)}
+		same = false
 	}
+	fin.edits, fin.version = made, l.ls.cache.version
+	if same {
+		return fin.runs
+	}
+	out := make([]*Run, len(l.runs), len(l.runs)+len(made))
+	copy(out, l.runs)
+	for a, f := range made {
+		if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
+			out[i] = f.out
+			continue
+		}
+		out = insertRun(out, f.out)
+	}
+	fin.runs = out
 	return out
+}
+
+// laneFinal is what the final pass made of a lane last time.
+type laneFinal struct {
+	version int                // of the base runs it was made from
+	edits   map[int32]finalRun // the runs it changed, by attempt
+	runs    []*Run             // the lane's runs it handed out
+}
+
+// finalRun is a run the final pass changed: from which base run, into what.
+type finalRun struct {
+	base *Run
+	ms   []Milestone
+	out  *Run
+}
+
+// sameMilestones reports whether two lists hold the same milestones.
+func sameMilestones(a, b []Milestone) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Kind != y.Kind || x.Attempt != y.Attempt || !x.At.Equal(y.At) || !x.Earliest.Equal(y.Earliest) ||
+			!x.Latest.Equal(y.Latest) || x.Source != y.Source || x.Reason != y.Reason || x.Message != y.Message ||
+			x.Count != y.Count || x.Signal != y.Signal || deref(x.ExitCode) != deref(y.ExitCode) ||
+			(x.ExitCode == nil) != (y.ExitCode == nil) || len(x.Evidence) != len(y.Evidence) {
+			return false
+		}
+		for j := range x.Evidence {
+			if x.Evidence[j] != y.Evidence[j] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func insertRun(runs []*Run, r *Run) []*Run {

@@ -33,8 +33,20 @@ type podState struct {
 }
 
 // seen is when a fact was first seen: in the observation received at at, and not in the one
-// received at prev (zero when it was in the first observation).
-type seen struct{ at, prev time.Time }
+// received at prev (zero when it was in the first observation). note says so, for evidence; it
+// is written once, not each time a milestone is derived from it.
+type seen struct {
+	at, prev time.Time
+	note     string
+}
+
+func newSeen(at, prev time.Time) seen {
+	s := seen{at: at, prev: prev}
+	if !prev.IsZero() {
+		s.note = "not yet in the observation received " + prev.UTC().Format("15:04:05.000")
+	}
+	return s
+}
 
 type conditionChange struct {
 	Condition
@@ -56,7 +68,7 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 		ps.first, ps.firstSeen = p, r
 	}
 	prev := ps.lastSeen
-	s := seen{r, prev}
+	s := newSeen(r, prev)
 	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
 		ps.rowDirty = true
 	}

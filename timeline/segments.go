@@ -1,7 +1,7 @@
 package timeline
 
 import (
-	"sort"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -19,7 +19,7 @@ func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run
 // changes are where the run's milestones (and its waits) move the lane into another state, in
 // time order; at one instant, in the order the states follow each other.
 func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
-	var out []StateChange
+	out := make([]StateChange, 0, len(waits)+len(ms))
 	for _, w := range waits {
 		out = append(out, StateChange{w.at, StateWaiting, w.reason})
 	}
@@ -49,11 +49,11 @@ func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
 			out = append(out, StateChange{m.At, StateTerminated, reason})
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		if !out[i].At.Equal(out[j].At) {
-			return out[i].At.Before(out[j].At)
+	slices.SortStableFunc(out, func(a, b StateChange) int {
+		if c := a.At.Compare(b.At); c != 0 {
+			return c
 		}
-		return changeRank(out[i]) < changeRank(out[j])
+		return changeRank(a) - changeRank(b)
 	})
 	return out
 }

@@ -5,12 +5,13 @@ import (
 	"iter"
 )
 
-// Seq is a read-only sequence that snapshots share: it is kept in blocks, and a change copies
-// only the block it falls in (and the list of blocks), so a long list that grows at its end, or
-// just before it, costs what changed, not its length.
+// Seq is a read-only sequence that snapshots share. It is kept as full blocks and a tail: a
+// later snapshot's Seq shares every block that did not change with an earlier one's, so a long
+// list that grows at its end, or just before it, costs what changed, not its length.
 type Seq[T any] struct {
-	blocks [][]T
-	n      int
+	full [][]T // blocks of blockSize items
+	tail []T
+	n    int
 }
 
 // SeqOf is a Seq of the items, for tests and decoded JSON.
@@ -18,17 +19,31 @@ func SeqOf[T any](items ...T) Seq[T] {
 	if len(items) == 0 {
 		return Seq[T]{}
 	}
-	return Seq[T]{blocks: [][]T{items}, n: len(items)}
+	return Seq[T]{tail: items, n: len(items)}
 }
 
 // Len is the number of items.
 func (s Seq[T]) Len() int { return s.n }
 
+// blocks yields the blocks in order, the tail last.
+func (s Seq[T]) blocks() iter.Seq[[]T] {
+	return func(yield func([]T) bool) {
+		for _, b := range s.full {
+			if !yield(b) {
+				return
+			}
+		}
+		if len(s.tail) > 0 {
+			yield(s.tail)
+		}
+	}
+}
+
 // All yields each item (read only) with its index, in order.
 func (s Seq[T]) All() iter.Seq2[int, *T] {
 	return func(yield func(int, *T) bool) {
 		i := 0
-		for _, b := range s.blocks {
+		for b := range s.blocks() {
 			for j := range b {
 				if !yield(i, &b[j]) {
 					return
@@ -43,8 +58,14 @@ func (s Seq[T]) All() iter.Seq2[int, *T] {
 func (s Seq[T]) Backward() iter.Seq2[int, *T] {
 	return func(yield func(int, *T) bool) {
 		i := s.n - 1
-		for k := len(s.blocks) - 1; k >= 0; k-- {
-			b := s.blocks[k]
+		for j := len(s.tail) - 1; j >= 0; j-- {
+			if !yield(i, &s.tail[j]) {
+				return
+			}
+			i--
+		}
+		for k := len(s.full) - 1; k >= 0; k-- {
+			b := s.full[k]
 			for j := len(b) - 1; j >= 0; j-- {
 				if !yield(i, &b[j]) {
 					return
@@ -60,15 +81,13 @@ func (s Seq[T]) Backward() iter.Seq2[int, *T] {
 // nothing to skip.
 func (s Seq[T]) ChangedSince(old Seq[T]) iter.Seq2[int, *T] {
 	shared := map[*T]int{}
-	for _, b := range old.blocks {
-		if len(b) > 0 {
-			shared[&b[0]] = len(b)
-		}
+	for b := range old.blocks() {
+		shared[&b[0]] = len(b)
 	}
 	return func(yield func(int, *T) bool) {
 		i := 0
-		for _, b := range s.blocks {
-			if n, ok := shared[firstOf(b)]; ok && n == len(b) {
+		for b := range s.blocks() {
+			if n, ok := shared[&b[0]]; ok && n == len(b) {
 				i += len(b)
 				continue
 			}
@@ -82,17 +101,10 @@ func (s Seq[T]) ChangedSince(old Seq[T]) iter.Seq2[int, *T] {
 	}
 }
 
-func firstOf[T any](b []T) *T {
-	if len(b) == 0 {
-		return nil
-	}
-	return &b[0]
-}
-
 // Slice copies the items into one slice.
 func (s Seq[T]) Slice() []T {
 	out := make([]T, 0, s.n)
-	for _, b := range s.blocks {
+	for b := range s.blocks() {
 		out = append(out, b...)
 	}
 	return out
@@ -111,94 +123,110 @@ func (s *Seq[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// blockSize is how many items a block holds before it is split.
+// blockSize is how many items a full block holds.
 const blockSize = 32
 
-// seqBuilder keeps a Seq for the Builder: it changes blocks that no snapshot holds in place,
-// and copies one that a snapshot holds before changing it.
+// seqBuilder keeps a Seq for the Builder. The list of full blocks only ever grows at its end
+// while snapshots hold it; a change inside a block a snapshot holds copies that block (and the
+// list, if it must be changed in place). The tail is copied when a snapshot holds it and an
+// item is not simply appended. So a view costs nothing, and a change costs a block.
 type seqBuilder[T any] struct {
-	blocks [][]T
-	owned  []bool // owned[k]: blocks[k] has not been handed out since it was made
-	n      int
-	last   *Seq[T] // the last view, while nothing changed since
+	full       [][]T
+	tail       []T
+	n          int
+	fullShared bool // full has been handed out: change an entry only in a copy
+	tailShared bool // tail has been handed out: write only past its end
+	ownBlock   []bool
+	last       *Seq[T] // the last view, while nothing changed since
+}
+
+func (sb *seqBuilder[T]) len() int { return sb.n }
+
+// at is item i, to read.
+func (sb *seqBuilder[T]) at(i int) *T {
+	if k := i / blockSize; k < len(sb.full) {
+		return &sb.full[k][i%blockSize]
+	}
+	return &sb.tail[i-len(sb.full)*blockSize]
 }
 
 // insert puts v at index i.
 func (sb *seqBuilder[T]) insert(i int, v T) {
-	sb.n++
 	sb.last = nil
-	if len(sb.blocks) == 0 {
-		sb.blocks, sb.owned = [][]T{make([]T, 0, blockSize)}, []bool{true}
+	sb.n++
+	nf := len(sb.full) * blockSize
+	if i >= nf {
+		sb.tail = insertAt(sb.tail, i-nf, v, &sb.tailShared)
+	} else {
+		// Into a full block: it gives its last item to the next block, and so on to the tail.
+		if sb.fullShared {
+			sb.full = append([][]T(nil), sb.full...)
+			sb.ownBlock = make([]bool, len(sb.full))
+			sb.fullShared = false
+		}
+		for len(sb.ownBlock) < len(sb.full) {
+			sb.ownBlock = append(sb.ownBlock, false)
+		}
+		for k := i / blockSize; k < len(sb.full); k++ {
+			b := sb.full[k]
+			if !sb.ownBlock[k] {
+				b = append(make([]T, 0, blockSize+1), b...)
+				sb.ownBlock[k] = true
+			}
+			owned := false // b is this builder's own now
+			b = insertAt(b, i-k*blockSize, v, &owned)
+			v = b[blockSize]
+			sb.full[k] = b[:blockSize]
+			i = (k + 1) * blockSize
+		}
+		sb.tail = insertAt(sb.tail, 0, v, &sb.tailShared)
 	}
-	k, j := sb.locate(i)
-	b := sb.blocks[k]
-	if j == len(b) && len(b) < blockSize {
-		// Appending writes past every handed-out length: no copy needed.
-		sb.blocks[k] = append(b, v)
-		return
+	if len(sb.tail) == blockSize {
+		// The tail is full: it becomes a block. Appending to full writes past every view of it.
+		sb.full = append(sb.full, sb.tail[:blockSize:blockSize])
+		sb.ownBlock = append(sb.ownBlock, false)
+		sb.tail, sb.tailShared = make([]T, 0, blockSize), false
 	}
-	if !sb.owned[k] {
-		b = append(make([]T, 0, blockSize), b...)
-		sb.owned[k] = true
+}
+
+// insertAt puts v at index j of b; if shared says a snapshot holds b, a write inside it goes
+// to a copy instead.
+func insertAt[T any](b []T, j int, v T, shared *bool) []T {
+	if j == len(b) {
+		return append(b, v) // past every handed-out length
+	}
+	if *shared {
+		b = append(make([]T, 0, max(cap(b), len(b)+1)), b...)
+		*shared = false
 	}
 	var zero T
 	b = append(b, zero)
 	copy(b[j+1:], b[j:])
 	b[j] = v
-	sb.blocks[k] = b
-	if len(b) > blockSize {
-		half := len(b) / 2
-		right := append(make([]T, 0, blockSize), b[half:]...)
-		sb.blocks[k] = b[:half:half]
-		sb.blocks = append(sb.blocks[:k+1], append([][]T{right}, sb.blocks[k+1:]...)...)
-		sb.owned = append(sb.owned[:k+1], append([]bool{true}, sb.owned[k+1:]...)...)
-		sb.owned[k] = false // its array is shared with nothing, but capped: treat it as handed out
-	}
-}
-
-// locate is the block and the index in it where item i is (or would be appended).
-func (sb *seqBuilder[T]) locate(i int) (k, j int) {
-	for k = range sb.blocks {
-		if i <= len(sb.blocks[k]) && (i < len(sb.blocks[k]) || k == len(sb.blocks)-1) {
-			return k, i
-		}
-		i -= len(sb.blocks[k])
-	}
-	return len(sb.blocks) - 1, len(sb.blocks[len(sb.blocks)-1])
+	return b
 }
 
 // reset replaces every item.
 func (sb *seqBuilder[T]) reset(items []T) {
-	sb.blocks, sb.owned, sb.n, sb.last = nil, nil, len(items), nil
-	for len(items) > 0 {
-		k := min(len(items), blockSize/2)
-		sb.blocks = append(sb.blocks, append(make([]T, 0, blockSize), items[:k]...))
-		sb.owned = append(sb.owned, true)
-		items = items[k:]
+	*sb = seqBuilder[T]{}
+	for _, v := range items {
+		sb.insert(sb.n, v)
 	}
 }
 
-// view is the Seq for a snapshot. From now on every block is the snapshot's too.
+// view is the Seq for a snapshot: it shares everything with the builder, which from now on
+// changes nothing a snapshot can see.
 func (sb *seqBuilder[T]) view() Seq[T] {
 	if sb.last != nil {
 		return *sb.last
 	}
-	blocks := make([][]T, len(sb.blocks))
-	for k, b := range sb.blocks {
-		blocks[k] = b[:len(b):len(b)]
-		sb.owned[k] = false
+	sb.fullShared, sb.tailShared = true, true
+	for k := range sb.ownBlock {
+		sb.ownBlock[k] = false
 	}
-	sb.last = &Seq[T]{blocks: blocks, n: sb.n}
+	sb.last = &Seq[T]{full: sb.full[:len(sb.full):len(sb.full)], tail: sb.tail[:len(sb.tail):len(sb.tail)], n: sb.n}
 	return *sb.last
 }
-
-// at is item i, to read.
-func (sb *seqBuilder[T]) at(i int) *T {
-	k, j := sb.locate(i)
-	return &sb.blocks[k][j]
-}
-
-func (sb *seqBuilder[T]) len() int { return sb.n }
 
 // FindIn is the first milestone of that kind and attempt in s, or nil.
 func FindIn(s Seq[Milestone], kind MilestoneKind, attempt int32) *Milestone {
