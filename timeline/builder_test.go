@@ -212,7 +212,7 @@ func TestStartedEventBeforeStatus(t *testing.T) {
 	}
 	apply(b, 2.6, timeline.Observation{Pod: pod("a", running("app", timeline.KindApp, 2, false, "c1"))})
 	m = find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
-	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(2)) || !m.Latest.Equal(sec(2.6)) {
+	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(1.9)) || !m.Latest.Equal(sec(2.6)) {
 		t.Errorf("start from status and Event: %+v", m)
 	}
 }

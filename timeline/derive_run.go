@@ -137,8 +137,11 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 		m := r.started[0]
 		m.At = interval{m.Earliest, m.Latest}.clamp(s.At)
 	}
-	if e := r.exit; e != nil && !e.At.After(s.At) && e.Latest.After(s.At) {
-		e.At = interval{s.At, e.Latest}.mid() // a short run: its exit reads after its start
+	if e := r.exit; e != nil && !e.At.After(s.At) {
+		if e.Latest.After(s.At) {
+			e.At = interval{s.At, e.Latest}.mid() // a short run: its exit reads after its start
+		}
+		inOrder(s, e)
 	}
 }
 
@@ -148,6 +151,7 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 	r := &runMilestones{}
 	if !in.startedAt.IsZero() {
 		iv := wholeSecond(in.startedAt)
+		iv.lo = iv.lo.Add(-startedLate) // containerd may note the start after the process began
 		var recv time.Time
 		if in.run != nil {
 			recv = in.run.at

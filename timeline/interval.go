@@ -10,6 +10,11 @@ const second = time.Second
 // StopContainer at once. Measured here in tens of milliseconds; one second is a safe bound.
 const signalAllowance = time.Second
 
+// startedLate bounds how long after a container's process began containerd records its
+// startedAt: the process can print its first line before. Measured here up to tens of
+// milliseconds under load; 100 ms is a safe bound.
+const startedLate = 100 * time.Millisecond
+
 // interval is a closed time interval [lo, hi] in which something certainly happened. A zero lo
 // or hi means unbounded on that side.
 type interval struct{ lo, hi time.Time }

@@ -124,8 +124,25 @@ func later(a, b time.Time) time.Time {
 // exitAfter moves an exit's estimate into the part of its interval after the SIGTERM that
 // caused it, so that the two read in the order they happened.
 func exitAfter(exit, sigterm *Milestone) {
-	if exit == nil || !sigterm.At.After(exit.Earliest) || sigterm.At.After(exit.Latest) {
+	if exit == nil {
 		return
 	}
-	exit.At = interval{sigterm.At, exit.Latest}.mid()
+	if sigterm.At.After(exit.Earliest) && !sigterm.At.After(exit.Latest) {
+		exit.At = interval{sigterm.At, exit.Latest}.mid()
+	}
+	inOrder(sigterm, exit)
+}
+
+// inOrder moves the estimates of a and b, each within its interval, so that a reads before b,
+// when the stretch their intervals share allows it: what the kubelet orders reads in its order
+// even when the evidence cannot separate the two.
+func inOrder(a, b *Milestone) {
+	if a.At.Before(b.At) {
+		return
+	}
+	lo, hi := later(a.Earliest, b.Earliest), earlier(a.Latest, b.Latest)
+	if !hi.After(lo) || a.Earliest.After(hi) || b.Latest.Before(lo) {
+		return
+	}
+	a.At, b.At = lo.Add(hi.Sub(lo)/3), lo.Add(hi.Sub(lo)*2/3)
 }
