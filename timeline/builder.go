@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"slices"
 	"sort"
 	"time"
 )
@@ -215,7 +216,7 @@ func (b *Builder) Snapshot() Snapshot {
 	s := Snapshot{}
 	if b.reorder {
 		b.reorder = false
-		sort.SliceStable(b.podList, func(i, j int) bool { return b.podList[i].last.Created.Before(b.podList[j].last.Created) })
+		sort.SliceStable(b.podList, func(i, j int) bool { return b.podList[i].created().Before(b.podList[j].created()) })
 	}
 	s.Pods = make([]*Pod, len(b.podList))
 	for i, ps := range b.podList {
@@ -240,6 +241,9 @@ func (b *Builder) Snapshot() Snapshot {
 	if b.d.skew {
 		s.Notes = append(s.Notes, "this machine's clock and the API server's disagree: some bounds from receive times were dropped")
 	}
+	notes := slices.Clone(b.d.notes)
+	slices.Sort(notes) // the same however the snapshots came
+	s.Notes = append(s.Notes, notes...)
 	b.last = s
 	return s
 }

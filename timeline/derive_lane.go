@@ -127,7 +127,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	statusRuns := make([]*runMilestones, len(ls.instances)-first)
 	for i := first; i < len(ls.instances); i++ {
 		in := ls.instances[i]
-		r := d.run(ls, in)
+		r := d.run(ps, ls, in)
 		statusRuns[i-first] = r
 		var lo, hi, end time.Time
 		if r.start != nil {

@@ -6,7 +6,22 @@ import (
 
 // deriver turns a podState's facts into a Pod. It notes when a receive-time bound had to be
 // dropped because it contradicted an API time (the two clocks disagree).
-type deriver struct{ skew bool }
+type deriver struct {
+	skew  bool
+	notes []string // problems with the data itself, each said once
+	noted map[string]bool
+}
+
+// note says something is wrong with the data, once.
+func (d *deriver) note(s string) {
+	if d.noted == nil {
+		d.noted = map[string]bool{}
+	}
+	if !d.noted[s] {
+		d.noted[s] = true
+		d.notes = append(d.notes, s)
+	}
+}
 
 // bound tightens iv by [lo, hi], noting clock skew when the bound would empty it.
 func (d *deriver) bound(iv interval, lo, hi time.Time) interval {
@@ -24,7 +39,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	p := ps.last
 	out := &Pod{
 		Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node,
-		Created: p.Created, Phase: p.Phase, Status: p.Status,
+		Created: ps.created(), Phase: p.Phase, Status: p.Status,
 		Deleted: ps.deleted != nil, LastSeen: ps.lastSeen,
 		Statuses: ps.statuses.view(), Events: ps.events.view(),
 	}
@@ -35,6 +50,9 @@ func (d *deriver) pod(ps *podState) *Pod {
 	lanes := make([]*passLane, len(ps.laneOrder))
 	for i, ls := range ps.laneOrder {
 		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ps, ls)}
+		if ls.oddCount {
+			d.note("pod " + p.Name + " container " + ls.spec.Name + ": a restart count below zero was read as zero")
+		}
 	}
 	d.crossLane(ps, lanes, ps.rows.deleting)
 	var end time.Time
@@ -45,7 +63,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	for i, l := range lanes {
 		ls := l.ls
 		c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: stateText(ls.status),
-			Runs: l.result(p.Created), Since: p.Created, End: end}
+			Runs: l.result(out.Created), Since: out.Created, End: end}
 		if ls.status != nil {
 			c.RestartCount = ls.status.RestartCount
 		}
@@ -74,7 +92,7 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 		sortMilestones(ms)
 		rc.deleting = nil
 		for i := range ms {
-			ms[i].Offset = offsetFrom(ps.last.Created, &ms[i])
+			ms[i].Offset = offsetFrom(ps.created(), &ms[i])
 			if ms[i].Kind == MDeleting {
 				del := ms[i]
 				rc.deleting = &del
@@ -87,7 +105,7 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 	for i := rc.conds; i < len(ps.conditions); i++ {
 		c := &ps.conditions[i]
 		if m, ok := d.readyMilestone(c, &rc.everReady); ok {
-			m.Offset = offsetFrom(ps.last.Created, &m)
+			m.Offset = offsetFrom(ps.created(), &m)
 			j := rc.list.len()
 			for j > 0 && Before(&m, rc.list.at(j-1)) {
 				j--
@@ -121,9 +139,14 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 // not-ready, deletion requested, terminal phase and deletion from the API.
 func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	p := ps.last
-	created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
-	ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
-		Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"}}})
+	if c := ps.created(); !c.Equal(p.Created) {
+		// No milestone for it: when the pod was made is not known.
+		d.note("pod " + p.Name + " has no usable creationTimestamp: its offsets count from when it was first seen")
+	} else {
+		created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
+		ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
+			Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"}}})
+	}
 
 	if occs := ps.podOccs["Scheduled"]; len(occs) > 0 {
 		oc := occs[0]

@@ -42,7 +42,7 @@ func startKind(attempt int32) MilestoneKind {
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
 func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestones, prevExit *Milestone) *Run {
 	spec := ls.spec
-	created := ps.last.Created
+	created := ps.created()
 	lc := &ls.cache
 	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
 	ms := make([]Milestone, 0, 12)
@@ -146,11 +146,26 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 }
 
 // run derives a run's start, exit, started and ready milestones from the status.
-func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
+func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones {
 	spec := ls.spec
 	r := &runMilestones{}
-	if !in.startedAt.IsZero() {
-		iv := wholeSecond(in.startedAt)
+	floor := ps.created()
+	startedAt, finishedAt := in.startedAt, time.Time{}
+	if in.term != nil {
+		finishedAt = in.term.FinishedAt
+	}
+	// A time before the pod was made is no time of this run: said once, and not used.
+	if absurd(startedAt, floor) || absurd(finishedAt, floor) {
+		d.note("pod " + ps.last.Name + " container " + spec.Name + ": a start or finish time before the pod was created was left out")
+		if absurd(startedAt, floor) {
+			startedAt = time.Time{}
+		}
+		if absurd(finishedAt, floor) {
+			finishedAt = time.Time{}
+		}
+	}
+	if !startedAt.IsZero() {
+		iv := wholeSecond(startedAt)
 		iv.lo = iv.lo.Add(-startedLate) // containerd may note the start after the process began
 		var recv time.Time
 		if in.run != nil {
@@ -159,14 +174,19 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 		}
 		r.start = &Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
 			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-			Evidence: []Evidence{{What: ls.what.startedAt, API: in.startedAt, Precision: "1s", Received: recv}}}
+			Evidence: []Evidence{{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv}}}
+	} else if in.run != nil {
+		// Known to run, but not since when: between the observation before and the one that showed it.
+		m := observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
+		m.Container, m.Attempt = spec.Name, in.attempt
+		r.start = &m
 	}
 	if t := in.term; t != nil {
 		var iv interval
 		ev := Evidence{What: ls.what.finishedAt, Received: in.termSeen.at}
-		if !t.FinishedAt.IsZero() {
-			iv = d.bound(wholeSecond(t.FinishedAt), time.Time{}, in.termSeen.at)
-			ev.API, ev.Precision = t.FinishedAt, "1s"
+		if !finishedAt.IsZero() {
+			iv = d.bound(wholeSecond(finishedAt), time.Time{}, in.termSeen.at)
+			ev.API, ev.Precision = finishedAt, "1s"
 		} else {
 			iv = interval{in.termSeen.prev, in.termSeen.at}
 			ev.Note = "no finishedAt: placed when seen"
@@ -179,7 +199,6 @@ func (d *deriver) run(ls *laneState, in *instance) *runMilestones {
 			Latest: iv.hi, Source: SourceStatus, Reason: t.Reason, Message: t.Message, ExitCode: &code,
 			Signal: signalName(t.Signal, t.ExitCode), Evidence: []Evidence{ev}}
 	}
-	floor := time.Time{}
 	if r.start != nil {
 		floor = r.start.Earliest
 	}

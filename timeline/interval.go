@@ -96,3 +96,9 @@ func spanBetween(a, b *Milestone, ordered bool) Span {
 func offsetFrom(origin time.Time, m *Milestone) Span {
 	return Span{Value: m.At.Sub(origin), Min: m.Earliest.Sub(origin), Max: m.Latest.Sub(origin)}
 }
+
+// absurd reports whether a time of something in a pod lies before the pod was made (by more
+// than the API's second), which no true time of it can.
+func absurd(t, created time.Time) bool {
+	return !t.IsZero() && !created.IsZero() && t.Add(second).Before(created)
+}

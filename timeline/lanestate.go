@@ -20,6 +20,8 @@ type laneState struct {
 
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 
+	oddCount bool // the status gave a restart count below zero
+
 	field string     // the lane's status field, e.g. status.containerStatuses[app]
 	what  fieldNames // the names of its fields, for evidence
 
@@ -80,6 +82,12 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 	cs := c.Status
 	if cs == nil {
 		return
+	}
+	if cs.RestartCount < 0 {
+		fixed := *cs // a restart count below zero means nothing: read it as none
+		fixed.RestartCount = 0
+		cs = &fixed
+		ls.oddCount = true
 	}
 	ls.status = cs
 	if lt := cs.LastTerminated; lt != nil {
@@ -152,6 +160,11 @@ func (ls *laneState) instance(id string, attempt int32) *instance {
 			}
 			return in
 		}
+		// Another container has this attempt: the status's restart count is off. A new container
+		// is a new run, after the last one known.
+		attempt = ls.instances[len(ls.instances)-1].attempt + 1
+		i = len(ls.instances)
+		break
 	}
 	in := &instance{attempt: attempt, id: id}
 	if id != "" {

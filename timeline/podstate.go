@@ -183,3 +183,13 @@ func (ps *podState) boundsRow(oc eventOcc) {
 		}
 	}
 }
+
+// created is when the pod was made, the origin of its offsets: its creationTimestamp, unless
+// that is missing or later than the pod was first seen (a clock that is off by more than a
+// minute, or a bogus object); then when it was first seen.
+func (ps *podState) created() time.Time {
+	if c := ps.last.Created; !c.IsZero() && !c.After(ps.firstSeen.Add(time.Minute)) {
+		return c
+	}
+	return ps.firstSeen
+}

@@ -104,6 +104,11 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 		return now
 	}
 	kinds := []timeline.ContainerKind{timeline.KindInit, timeline.KindSidecar, timeline.KindApp}
+	odd := r.IntN(8) == 0 // times and counts no kubelet would write
+	created := t0
+	if odd && r.IntN(2) == 0 {
+		created = time.Time{}
+	}
 	n := 1 + r.IntN(4)
 	specs := make([]timeline.ContainerObservation, n)
 	for i := range specs {
@@ -137,7 +142,7 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 		obs = append(obs, timeline.Observation{Received: at.Add(time.Duration(r.IntN(50)) * time.Millisecond), Type: timeline.Added, Event: e})
 	}
 	podObs := func(typ timeline.WatchType) {
-		p := &timeline.PodObservation{UID: "uid", Namespace: "ns", Name: "p", Created: t0, GracePeriod: grace,
+		p := &timeline.PodObservation{UID: "uid", Namespace: "ns", Name: "p", Created: created, GracePeriod: grace,
 			RestartPolicy: "Always", Phase: "Running", Status: "Running", Deletion: deletion, DeletionGrace: &grace}
 		p.Containers = append([]timeline.ContainerObservation(nil), last...)
 		obs = append(obs, timeline.Observation{Received: now, Type: typ, Pod: p})
@@ -150,11 +155,18 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 				c.Status = &timeline.ContainerStatus{Waiting: &timeline.Waiting{Reason: "PodInitializing"}}
 			} else {
 				st := &timeline.ContainerStatus{ContainerID: rn.id, RestartCount: rn.attempt, Ready: rn.ready, Started: &rn.startedFlag}
+				if odd && r.IntN(5) == 0 {
+					st.RestartCount = -1 - rn.attempt
+				}
+				startedAt := rn.started.Truncate(time.Second)
+				if odd && r.IntN(4) == 0 {
+					startedAt = time.Date(1970, 1, 1, 0, 0, 0, 0, time.UTC)
+				}
 				if rn.finished.IsZero() {
-					st.Running = &timeline.Running{ContainerID: rn.id, StartedAt: rn.started.Truncate(time.Second)}
+					st.Running = &timeline.Running{ContainerID: rn.id, StartedAt: startedAt}
 				} else {
 					st.Terminated = &timeline.Terminated{ContainerID: rn.id, ExitCode: int32(r.IntN(2)) * 137,
-						StartedAt: rn.started.Truncate(time.Second), FinishedAt: rn.finished.Truncate(time.Second)}
+						StartedAt: startedAt, FinishedAt: rn.finished.Truncate(time.Second)}
 				}
 				c.Status = st
 			}
