@@ -56,10 +56,38 @@ func (b *Builder) Apply(o Observation) {
 		b.applyEvent(o.Received, o.Type, o.Event)
 	case o.Job != nil:
 		b.applyJob(o.Received, o.Type, o.Job)
+	case o.Log != nil:
+		if ls := b.lane(o.Log.Namespace, o.Log.Pod, o.Log.PodUID, o.Log.Container); ls != nil {
+			ls.addLog(o.Received, o.Log)
+		}
+	case o.Kubelet != nil:
+		if ls := b.lane(o.Kubelet.Namespace, o.Kubelet.Pod, o.Kubelet.PodUID, o.Kubelet.Container); ls != nil {
+			ls.addKubelet(o.Kubelet)
+		}
 	default:
 		return
 	}
 	b.changed = true
+}
+
+// lane is the lane of a pod's container, by the pod's UID or else its newest of that name, marked
+// for derivation; nil when the pod or container has not been seen (what a log says of it is
+// then dropped: logs are read only for pods the watch has shown).
+func (b *Builder) lane(namespace, pod, uid, container string) *laneState {
+	ps := b.pods[uid]
+	if ps == nil {
+		if list := b.byName[nsName{namespace, pod}]; len(list) > 0 {
+			ps = list[len(list)-1]
+		}
+	}
+	if ps == nil {
+		return nil
+	}
+	ls := ps.lanes[container]
+	if ls != nil {
+		ps.dirty = true
+	}
+	return ls
 }
 
 func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {

@@ -159,11 +159,12 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	}
 	for _, a := range attempts {
 		var sr *runMilestones
+		var in *instance
 		if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a }); i >= first &&
 			i < len(lc.attempts) && lc.attempts[i] == a {
-			sr = statusRuns[i-first]
+			sr, in = statusRuns[i-first], ls.instances[i]
 		}
-		r := d.baseRun(ps, ls, a, sr, prevExit)
+		r := d.baseRun(ps, ls, a, in, sr, prevExit)
 		if e := r.find(MExit); e != nil {
 			prevExit = e
 		}

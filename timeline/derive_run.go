@@ -40,7 +40,7 @@ func startKind(attempt int32) MilestoneKind {
 // the run's status-based milestones sr (nil if the status never showed the run), the Events filed
 // under it, the waits before it, and how it stopped if the kubelet stopped it on its own (a
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
-func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestones, prevExit *Milestone) *Run {
+func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone) *Run {
 	spec := ls.spec
 	created := ps.created()
 	lc := &ls.cache
@@ -91,8 +91,14 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 		ms = append(ms, m)
 	}
 	if sr != nil {
-		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"))
+		var stop *KubeletObservation
+		if in != nil && in.id != "" {
+			stop = ls.stops[in.id]
+		}
+		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"), stop)
 	}
+	lr := ls.logOf(in, a)
+	ms = d.logEvidence(spec, a, ms, lr)
 	waits := ls.waitsOf(a)
 	for _, w := range waits {
 		if w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
@@ -102,7 +108,9 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, sr *runMilestone
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
-	return newRun(a, ms, waits, created)
+	r := newRun(a, ms, waits, created)
+	r.Log = runLog(lr)
+	return r
 }
 
 // runEvidence tightens a run's status-based start with its Events, and keeps the run after the

@@ -33,6 +33,12 @@ type containerJSON struct {
 	State        string        `json:"state"`
 	Milestones   []Milestone   `json:"milestones"`
 	Segments     []Segment     `json:"segments"`
+	Logs         []runLogJSON  `json:"logs,omitempty"` // what each run's log said, when it was read
+}
+
+type runLogJSON struct {
+	Attempt int32 `json:"attempt"`
+	RunLog
 }
 
 // MarshalJSON writes the pod as JSON output shows it (see podJSON).
@@ -60,6 +66,9 @@ func (p *Pod) MarshalJSON() ([]byte, error) {
 		for _, r := range c.Runs {
 			for j := range r.Milestones {
 				cj.Milestones = append(cj.Milestones, placed(&r.Milestones[j]))
+			}
+			if r.Log != nil {
+				cj.Logs = append(cj.Logs, runLogJSON{r.Attempt, *r.Log})
 			}
 		}
 		sort.SliceStable(cj.Milestones, func(i, j int) bool { return Before(&cj.Milestones[i], &cj.Milestones[j]) })
@@ -92,6 +101,15 @@ func (p *Pod) UnmarshalJSON(b []byte) error {
 				c.Runs = insertRun(c.Runs, r)
 			}
 			r.Milestones = append(r.Milestones, m)
+		}
+		for _, l := range cj.Logs {
+			r := c.Run(l.Attempt)
+			if r == nil {
+				r = &Run{Attempt: l.Attempt}
+				c.Runs = insertRun(c.Runs, r)
+			}
+			rl := l.RunLog
+			r.Log = &rl
 		}
 		for i, s := range cj.Segments {
 			if len(c.Runs) == 0 {

@@ -22,6 +22,9 @@ type laneState struct {
 
 	oddCount bool // the status gave a restart count below zero
 
+	logs  map[string]*logRun             // the runs' logs, by container ID (or #attempt)
+	stops map[string]*KubeletObservation // the kubelet's log of stopping a run, by container ID
+
 	field string     // the lane's status field, e.g. status.containerStatuses[app]
 	what  fieldNames // the names of its fields, for evidence
 

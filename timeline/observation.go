@@ -13,13 +13,16 @@ const (
 )
 
 // An Observation is one watch event, already translated from its API object, stamped with the
-// local time it was received. Exactly one of Pod, Event and Job is set.
+// local time it was received; or what a container's log or the kubelet's log said. Exactly one
+// of Pod, Event, Job, Log and Kubelet is set.
 type Observation struct {
 	Received time.Time
 	Type     WatchType
 	Pod      *PodObservation
 	Event    *EventObservation
 	Job      *JobObservation
+	Log      *LogObservation
+	Kubelet  *KubeletObservation
 }
 
 // ContainerKind is the role of a container in its pod, which decides its lane's place and the
@@ -121,4 +124,46 @@ type JobObservation struct {
 	Deletion                              *time.Time
 	Conditions                            []Condition
 	Active, Succeeded, Failed, Ready      int32
+}
+
+// LogObservation is what one run of a container wrote to its log since the last observation of
+// it: the container runtime's nanosecond stamp of each line (kubectl logs --timestamps), and
+// the text of lines that matched a mark. A line is stamped when the runtime read it, just after
+// the container wrote it.
+type LogObservation struct {
+	Namespace, Pod, PodUID, Container string
+	ContainerID                       string // the run, when known
+	Attempt                           int32  // the run's restart count; -1 when not known
+	// FromStart says the run's log was read from its beginning: Lines[0] is its first line.
+	FromStart bool
+	Lines     []LogLine
+	// End says the run's log is over: the stream ended because the run exited (or the pod went).
+	End bool
+}
+
+// LogLine is one line a container wrote.
+type LogLine struct {
+	At   time.Time // the runtime's stamp, ns
+	Len  int       // bytes
+	Mark string    // the mark it matched, if any (see Mark)
+	Text string    // the text, when it matched a mark (recordings keep other lines' text only if asked)
+}
+
+// KubeletObservation is a line of the kubelet's own log (node log query) that places what no
+// API object says: the instant the kubelet had the runtime stop a container, after its preStop
+// hook and its turn, which is when the runtime sends SIGTERM.
+type KubeletObservation struct {
+	Node                              string
+	At                                time.Time // the kubelet's stamp (microseconds)
+	Namespace, Pod, PodUID, Container string
+	ContainerID                       string
+	GracePeriod                       int64 // the grace period the container got, seconds
+}
+
+// A Mark is a milestone the app defines: a line of container Container (or any, for "*") that
+// matches a pattern is a milestone named Name at the line's stamp. A mark named like a built-in
+// milestone refines it instead: "start" and "sigterm" (the line comes after them), "ready" and
+// "exit" (the line comes before them).
+type Mark struct {
+	Container, Name string
 }

@@ -84,7 +84,11 @@ func (l *passLane) result(created time.Time) []*Run {
 			made[a] = f
 			continue
 		}
-		made[a] = finalRun{base: base, ms: ms, out: newRun(a, ms, l.ls.waitsOf(a), created)}
+		out := newRun(a, ms, l.ls.waitsOf(a), created)
+		if base != nil {
+			out.Log = base.Log
+		}
+		made[a] = finalRun{base: base, ms: ms, out: out}
 		same = false
 	}
 	fin.edits, fin.version = made, l.ls.cache.version

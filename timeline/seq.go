@@ -206,6 +206,32 @@ func insertAt[T any](b []T, j int, v T, shared *bool) []T {
 	return b
 }
 
+// set replaces item i.
+func (sb *seqBuilder[T]) set(i int, v T) {
+	sb.last = nil
+	if k := i / blockSize; k < len(sb.full) {
+		if sb.fullShared {
+			sb.full = append([][]T(nil), sb.full...)
+			sb.ownBlock = make([]bool, len(sb.full))
+			sb.fullShared = false
+		}
+		for len(sb.ownBlock) < len(sb.full) {
+			sb.ownBlock = append(sb.ownBlock, false)
+		}
+		if !sb.ownBlock[k] {
+			sb.full[k] = append(make([]T, 0, blockSize), sb.full[k]...)
+			sb.ownBlock[k] = true
+		}
+		sb.full[k][i%blockSize] = v
+		return
+	}
+	if sb.tailShared {
+		sb.tail = append(make([]T, 0, max(cap(sb.tail), blockSize)), sb.tail...)
+		sb.tailShared = false
+	}
+	sb.tail[i-len(sb.full)*blockSize] = v
+}
+
 // reset replaces every item.
 func (sb *seqBuilder[T]) reset(items []T) {
 	*sb = seqBuilder[T]{}

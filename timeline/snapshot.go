@@ -88,6 +88,7 @@ type Run struct {
 	Attempt    int32
 	Milestones []Milestone   // in the order Before gives
 	Changes    []StateChange // in time order
+	Log        *RunLog       // what the run's log says, when it was read
 }
 
 // StateChange is where a lane enters a state.
@@ -156,6 +157,8 @@ const (
 	SourceStatus   Source = "status"   // a time field of the object's status (whole seconds)
 	SourceObserved Source = "observed" // a change first seen in a watch event; no time field
 	SourceInferred Source = "inferred" // nobody reports it: derived from the kubelet's rules
+	SourceLog      Source = "log"      // a line of the container's log (the runtime's ns stamp)
+	SourceKubelet  Source = "kubelet"  // a line of the kubelet's own log (node log query, µs)
 )
 
 // Milestone is one thing that happened, with the interval it certainly happened in.
@@ -187,6 +190,7 @@ type Evidence struct {
 	Precision string    `json:"precision,omitempty"` // of API: 1s or 1µs
 	NameTime  time.Time `json:"nameTime,omitzero"`   // from the Event's name (emitter's clock, ns)
 	Received  time.Time `json:"received,omitzero"`   // local receive time of the watch event
+	At        time.Time `json:"at,omitzero"`         // a log line's stamp (the runtime's or the kubelet's clock)
 	Note      string    `json:"note,omitempty"`
 }
 

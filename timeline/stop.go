@@ -16,7 +16,17 @@ import (
 // under the run): its preStop hook's start, and its SIGTERM, unless it is a sidecar of a stopping
 // pod, whose SIGTERM waits for other lanes (the final pass infers it). ms are the run's
 // milestones so far; the exit among them is moved after the SIGTERM.
-func (d *deriver) stopOf(ps *podState, spec ContainerObservation, a int32, ms []Milestone, kills, fails []eventOcc) []Milestone {
+func (d *deriver) stopOf(ps *podState, spec ContainerObservation, a int32, ms []Milestone, kills, fails []eventOcc, stop *KubeletObservation) []Milestone {
+	if stop != nil {
+		// The kubelet's own log says when it had the runtime signal the run: no need to infer.
+		if spec.HasPreStop && len(kills) > 0 {
+			ms = append(ms, preStopMilestone(spec, a, kills[0]))
+		}
+		exit := findMilestone(ms, MExit, a)
+		m := kubeletSigterm(spec, a, stop)
+		exitAfter(exit, &m)
+		return append(ms, m)
+	}
 	if start := findMilestone(ms, startKind(a), a); start != nil {
 		for len(kills) > 0 && kills[0].when.hi.Before(start.Earliest) {
 			kills = kills[1:] // not of this run: it had not started
