@@ -6,28 +6,16 @@ import (
 	"regexp"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// jobPoints are what the Jobs' containers print: main runs 3 s; the helper exits on SIGTERM.
-var jobPoints = []harness.Point{
-	{Container: "main", Kind: timeline.MStart, Line: "main start", Stamp: harness.After},
-	{Container: "main", Kind: timeline.MExit, Line: "main done", Stamp: harness.Before},
-	{Container: "sidecar", Kind: timeline.MStart, Line: "sidecar start", Stamp: harness.After},
-}
-
 // TestJobNativeSidecarCompletes: a Job whose helper is a native sidecar completes: once main
 // exits, the kubelet stops the sidecar.
 func TestJobNativeSidecarCompletes(t *testing.T) {
 	t.Parallel()
-	ctx := t.Context()
-	r := newRun(t, "job-native", "job-native-")
-	must(t, r.StartRecord(ctx, "job/job-native", "--until", "complete", "--timeout", "90s"))
-	must(t, r.Apply(ctx, "job-native-sidecar"))
-	finish(t, r, 0, 100*time.Second)
+	r, p := runScenario(t, harness.JobNativeSidecar)
 
 	j := oneJob(t, r)
 	if j.Status != "Complete" {
@@ -38,16 +26,12 @@ func TestJobNativeSidecarCompletes(t *testing.T) {
 	}) {
 		t.Errorf("no condition milestone with reason Complete in the job's lane: %+v", j.Milestones)
 	}
-	p := onePod(t, r)
 	mainExit := milestone(t, p, "main", timeline.MExit, 0)
 	sideSig := milestone(t, p, "sidecar", timeline.MSigterm, 0)
 	sideExit := milestone(t, p, "sidecar", timeline.MExit, 0)
 	before(t, mainExit, sideSig, true)
 	before(t, sideSig, sideExit, false)
-	checkPoints(t, r, append(slices.Clone(jobPoints),
-		harness.Point{Container: "sidecar", Kind: timeline.MSigterm, Line: "sidecar got TERM", Stamp: harness.After},
-		harness.Point{Container: "sidecar", Kind: timeline.MExit, Line: "sidecar exiting", Stamp: harness.Before},
-	))
+	checkTruth(t, r, harness.JobNativeSidecar)
 }
 
 // TestJobClassicSidecarNeverCompletes: the same Job with the helper in containers never
@@ -55,17 +39,12 @@ func TestJobNativeSidecarCompletes(t *testing.T) {
 // passes before --until complete (exit status 2), and a finding says why.
 func TestJobClassicSidecarNeverCompletes(t *testing.T) {
 	t.Parallel()
-	ctx := t.Context()
-	r := newRun(t, "job-classic", "job-classic-")
-	must(t, r.StartRecord(ctx, "job/job-classic", "--until", "complete", "--timeout", "40s"))
-	must(t, r.Apply(ctx, "job-classic-sidecar"))
-	finish(t, r, 2, 60*time.Second)
+	r, p := runScenario(t, harness.JobClassicSidecar)
 
 	j := oneJob(t, r)
 	if j.Status == "Complete" {
 		t.Errorf("job status %q: the Job completed, but its helper never stops", j.Status)
 	}
-	p := onePod(t, r)
 	why := regexp.MustCompile("`sidecar`.*(regular container|native sidecar)")
 	if f := finding(append(slices.Clone(p.Findings()), j.Findings...), "sidecar", why); f == nil {
 		t.Errorf("no finding says the still-running regular container `sidecar` keeps the Job open; findings:\npod: %s\njob: %s",
@@ -76,7 +55,7 @@ func TestJobClassicSidecarNeverCompletes(t *testing.T) {
 	if m := harness.FindMilestone(p, "sidecar", timeline.MExit, 0); m != nil {
 		t.Errorf("the helper never exits, but the tool shows its exit: %s", describe(m))
 	}
-	checkPoints(t, r, jobPoints)
+	checkTruth(t, r, harness.JobClassicSidecar)
 }
 
 func oneJob(t *testing.T, r *harness.Run) *timeline.JobDocument {

@@ -44,19 +44,6 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// newRun starts a scenario run in a fresh namespace. At the end of the test it is closed (the
-// namespace deleted), and if the test failed its evidence is saved first.
-func newRun(t *testing.T, name, podPrefix string) *harness.Run {
-	t.Helper()
-	r, err := env.NewRun(t.Context(), name, podPrefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("namespace %s", r.Namespace)
-	keep(t, r)
-	return r
-}
-
 // keep closes r when the test ends, saving its evidence in harness.FailureDir if it failed.
 func keep(t *testing.T, r *harness.Run) {
 	t.Cleanup(func() {
@@ -76,10 +63,12 @@ func keep(t *testing.T, r *harness.Run) {
 	})
 }
 
-// runPodScenario runs a shared pod scenario (apply, Ready, delete, recorded until deleted).
-func runPodScenario(t *testing.T, sc harness.PodScenario) *harness.Run {
+// runScenario runs a scenario shared with the figures program (harness.Scenario): records it
+// from before it is applied, replays the recording, and checks the timeline's invariants. It
+// returns the run and the timeline's only pod.
+func runScenario(t *testing.T, sc harness.Scenario) (*harness.Run, *timeline.Pod) {
 	t.Helper()
-	r, err := env.RunPodScenario(t.Context(), sc, t.Logf)
+	r, err := env.RunScenario(t.Context(), sc, t.Logf)
 	if r != nil {
 		keep(t, r)
 	}
@@ -87,15 +76,7 @@ func runPodScenario(t *testing.T, sc harness.PodScenario) *harness.Run {
 		t.Fatal(err)
 	}
 	checkInvariants(t, r.Timeline)
-	return r
-}
-
-// finish waits for the recorder to exit with status want, replays the recording, and checks the
-// timeline's invariants.
-func finish(t *testing.T, r *harness.Run, want int, limit time.Duration) {
-	t.Helper()
-	must(t, r.Finish(t.Context(), want, limit))
-	checkInvariants(t, r.Timeline)
+	return r, onePod(t, r)
 }
 
 // checkInvariants checks what every timeline promises: each milestone's estimate lies in its
@@ -133,14 +114,6 @@ func checkInvariants(t *testing.T, tl *harness.Timeline) {
 	}
 }
 
-// must fails the test at once on an error of the scenario's machinery (not of the tool).
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // onePod is the timeline's only pod.
 func onePod(t *testing.T, r *harness.Run) *timeline.Pod {
 	t.Helper()
@@ -172,15 +145,23 @@ func kinds(p *timeline.Pod, container string) string {
 	return strings.Join(s, " ")
 }
 
-// checkPoints checks that every witnessed instant lies in its milestone's bounds.
-func checkPoints(t *testing.T, r *harness.Run, points []harness.Point) {
+// checkTruth checks that every instant the scenario's lines witness lies in its milestone's
+// bounds: its points (for every run the logs have) and its witnesses.
+func checkTruth(t *testing.T, r *harness.Run, sc harness.Scenario) {
 	t.Helper()
 	p := onePod(t, r)
-	for _, c := range harness.CheckPoints(p, r.Truth, points) {
+	for _, c := range harness.CheckPoints(p, r.Truth, sc.PointsOf(r)) {
 		if c.Err != nil {
 			t.Error(c.Err)
 		} else {
 			t.Logf("truth ok: %s", c)
+		}
+	}
+	for _, w := range sc.Witnesses {
+		if err := harness.CheckWitness(p, r.Truth, w); err != nil {
+			t.Error(err)
+		} else {
+			t.Logf("truth ok: %s", w)
 		}
 	}
 }

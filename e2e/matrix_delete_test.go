@@ -4,8 +4,8 @@ package e2e
 
 import (
 	"testing"
-	"time"
 
+	"github.com/sidecar-top/sidecar-top/e2e/harness"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -14,15 +14,14 @@ import (
 // the tool shows nothing of them but that.
 func TestMatrixDeleteDuringInit(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-delete-init", manifest: "matrix-delete-in-init", target: "pod/delete-in-init",
-		podPrefix: "delete-in-init", until: "deleted", timeout: 120 * time.Second,
-		then: lineThenDelete("delete-in-init", "i1", "i1 start", 2*time.Second)}.run(t)
+	sc := harness.MatrixDeleteInInit
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"i1", 0, "i1 start"}, line{"i1", 0, "i1 got TERM"}, line{"i1", 0, "i1 exiting"})
 	truthAbsent(t, r, "s1")
 	truthAbsent(t, r, "app")
 
-	checkPoints(t, r, lifecycle("i1", 0))
+	checkTruth(t, r, sc)
 	sig, exit := want(t, p, "i1", timeline.MSigterm, 0), want(t, p, "i1", timeline.MExit, 0)
 	chain(t, strictly, want(t, p, "i1", timeline.MStart, 0), sig, exit)
 	checkDeletion(t, r, p, sig)
@@ -39,15 +38,14 @@ func TestMatrixDeleteDuringInit(t *testing.T) {
 // kubelet stops s2 first (it drains 1 s) and s1 only once s2 has exited.
 func TestMatrixDeleteBeforeSidecarStarted(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-delete-unstarted", manifest: "matrix-delete-before-started", target: "pod/delete-before-started",
-		podPrefix: "delete-before-started", until: "deleted", timeout: 120 * time.Second,
-		then: lineThenDelete("delete-before-started", "s2", "s2 start", 2*time.Second)}.run(t)
+	sc := harness.MatrixDeleteBeforeStarted
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"s1", 0, "s1 start"}, line{"s2", 0, "s2 start"}, line{"s2", 0, "s2 got TERM"},
 		line{"s2", 0, "s2 exiting"}, line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"})
 	truthAbsent(t, r, "app")
 
-	checkPoints(t, r, points(lifecycle("s1", 0), lifecycle("s2", 0)))
+	checkTruth(t, r, sc)
 	s1Started, s2Start := want(t, p, "s1", timeline.MStarted, 0), want(t, p, "s2", timeline.MStart, 0)
 	order(t, s1Started, s2Start, orSame)
 	s2Sig, s2Exit := want(t, p, "s2", timeline.MSigterm, 0), want(t, p, "s2", timeline.MExit, 0)

@@ -16,8 +16,8 @@ import (
 // hook start is a prestop milestone, and each SIGTERM reads after it.
 func TestMatrixPreStopTogether(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-prestop-together", manifest: "matrix-prestop-together", target: "pod/prestop-together",
-		podPrefix: "prestop-together", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("prestop-together")}.run(t)
+	sc := harness.MatrixPreStopTogether
+	r, p := runScenario(t, sc)
 
 	// The hooks overlap: each started before the other ended.
 	truthOrder(t, r, line{"app", 0, "app prestop start"}, line{"s1", 0, "s1 prestop end"})
@@ -26,7 +26,7 @@ func TestMatrixPreStopTogether(t *testing.T) {
 		line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"})
 	truthOrder(t, r, line{"s1", 0, "s1 prestop end"}, line{"s1", 0, "s1 got TERM"})
 
-	checkPoints(t, r, points(lifecycle("s1", 0), lifecycle("app", 0), preStop("s1", 0), preStop("app", 0)))
+	checkTruth(t, r, sc)
 	appHook, appSig, appExit := want(t, p, "app", harness.KindPreStop, 0), want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	s1Hook, s1Sig, s1Exit := want(t, p, "s1", harness.KindPreStop, 0), want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0)
 	chain(t, strictly, appHook, appSig, appExit)
@@ -42,8 +42,8 @@ func TestMatrixPreStopTogether(t *testing.T) {
 // between them is checked.
 func TestMatrixPreStopNeverReturns(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-prestop-hangs", manifest: "matrix-prestop-hangs", target: "pod/prestop-hangs",
-		podPrefix: "prestop-hangs", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("prestop-hangs")}.run(t)
+	sc := harness.MatrixPreStopHangs
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"app", 0, "app prestop start"}, line{"app", 0, "app got TERM"}, line{"app", 0, "app exiting"})
 	if _, ok := r.Truth.Find("app", 0, "app prestop end"); ok {
@@ -52,7 +52,7 @@ func TestMatrixPreStopNeverReturns(t *testing.T) {
 	truthGapAtLeast(t, r, line{"app", 0, "app prestop start"}, line{"app", 0, "app got TERM"}, 3*time.Second,
 		"the kubelet waits the grace period (4 s) for the hook before it signals the app")
 
-	checkPoints(t, r, points(lifecycle("app", 0), preStop("app", 0), lifecycle("s1", 0)))
+	checkTruth(t, r, sc)
 	appHook, appSig, appExit := want(t, p, "app", harness.KindPreStop, 0), want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	chain(t, strictly, appHook, appSig, appExit)
 	order(t, want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0), strictly)
@@ -65,14 +65,14 @@ func TestMatrixPreStopNeverReturns(t *testing.T) {
 // long after the app's exit: its SIGTERM follows the hook, not the app.
 func TestMatrixPreStopMostOfGrace(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-prestop-most", manifest: "matrix-prestop-most-grace", target: "pod/prestop-most-grace",
-		podPrefix: "prestop-most-grace", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("prestop-most-grace")}.run(t)
+	sc := harness.MatrixPreStopMostGrace
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"app", 0, "app got TERM"}, line{"app", 0, "app exiting"}, line{"s1", 0, "s1 prestop end"},
 		line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"})
 	truthOrder(t, r, line{"s1", 0, "s1 prestop start"}, line{"s1", 0, "s1 prestop end"})
 
-	checkPoints(t, r, points(lifecycle("app", 0), lifecycle("s1", 0), preStop("s1", 0)))
+	checkTruth(t, r, sc)
 	appSig, appExit := want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	s1Hook, s1Sig, s1Exit := want(t, p, "s1", harness.KindPreStop, 0), want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0)
 	order(t, appSig, appExit, strictly)
@@ -87,16 +87,14 @@ func TestMatrixPreStopMostOfGrace(t *testing.T) {
 // app is gone or the grace period has run out (they race: no order is checked) and exits.
 func TestMatrixAppExceedsGrace(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-app-grace", manifest: "matrix-app-exceeds-grace", target: "pod/app-exceeds-grace",
-		podPrefix: "app-exceeds-grace", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("app-exceeds-grace")}.run(t)
+	sc := harness.MatrixAppExceedsGrace
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"app", 0, "app got TERM"}, line{"app", 0, "app still running"})
 	truthOrder(t, r, line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"})
 
-	checkPoints(t, r, points(startPt("app", 0), pt("app", timeline.MSigterm, 0, "app got TERM", harness.After),
-		// Killed, it printed nothing at its exit; it was still running at its last line.
-		pt("app", timeline.MExit, 0, "app still running", harness.NotBefore),
-		lifecycle("s1", 0)))
+	// Killed, the app printed nothing at its exit; it was still running at its last line.
+	checkTruth(t, r, sc)
 	appSig, appExit := want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	checkExitCode(t, appExit, 137, "SIGKILL")
 	order(t, appSig, appExit, strictly)
@@ -109,15 +107,13 @@ func TestMatrixAppExceedsGrace(t *testing.T) {
 // signalled after it, ignores SIGTERM, and is killed 4 s later: exit 137 (SIGKILL).
 func TestMatrixSidecarExceedsGrace(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-sidecar-grace", manifest: "matrix-sidecar-exceeds-grace", target: "pod/sidecar-exceeds-grace",
-		podPrefix: "sidecar-exceeds-grace", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("sidecar-exceeds-grace")}.run(t)
+	sc := harness.MatrixSidecarExceedsGrace
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"app", 0, "app got TERM"}, line{"app", 0, "app exiting"}, line{"s1", 0, "s1 got TERM"},
 		line{"s1", 0, "s1 still running"})
 
-	checkPoints(t, r, points(lifecycle("app", 0), startPt("s1", 0),
-		pt("s1", timeline.MSigterm, 0, "s1 got TERM", harness.After),
-		pt("s1", timeline.MExit, 0, "s1 still running", harness.NotBefore)))
+	checkTruth(t, r, sc)
 	appSig, appExit := want(t, p, "app", timeline.MSigterm, 0), want(t, p, "app", timeline.MExit, 0)
 	s1Sig, s1Exit := want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0)
 	checkExitCode(t, s1Exit, 137, "SIGKILL")

@@ -15,10 +15,11 @@ import (
 // then a restart after a growing back-off. The sidecar runs on, untouched.
 func TestMatrixStartupProbeKillsApp(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-startup-kills", manifest: "matrix-startup-probe-kills", target: "pod/startup-probe-kills",
-		podPrefix: "startup-probe-kills", timeout: 32 * time.Second}.run(t)
+	sc := harness.MatrixStartupProbeKills
+	r, p := runScenario(t, sc)
 	checkProbeKills(t, r, p, "app", "Startup")
-	checkUntouched(t, r, p, "s1")
+	checkUntouched(t, p, "s1")
+	checkTruth(t, r, sc)
 }
 
 // TestMatrixLivenessProbeKillsSidecar (matrix 10): the sidecar's liveness probe fails 3 s after
@@ -26,38 +27,37 @@ func TestMatrixStartupProbeKillsApp(t *testing.T) {
 // (it exits at once), then a restart after a growing back-off. The app runs on, untouched.
 func TestMatrixLivenessProbeKillsSidecar(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-liveness-kills", manifest: "matrix-liveness-probe-kills", target: "pod/liveness-probe-kills",
-		podPrefix: "liveness-probe-kills", timeout: 32 * time.Second}.run(t)
+	sc := harness.MatrixLivenessProbeKills
+	r, p := runScenario(t, sc)
 	for _, n := range runsLogged(t, r, "s1", 0) {
-		if logged(r, "s1", int(n), "s1 got TERM", time.Time{}) {
+		if r.LoggedBefore("s1", int(n), "s1 got TERM", time.Time{}) {
 			truthOrder(t, r, line{"s1", int(n), "s1 unhealthy"}, line{"s1", int(n), "s1 prestop start"})
 		}
 	}
 	checkProbeKills(t, r, p, "s1", "Liveness")
-	checkUntouched(t, r, p, "app")
+	checkUntouched(t, p, "app")
+	checkTruth(t, r, sc)
 }
 
 // checkProbeKills checks a container that a failing probe kills run after run (at least two
 // runs killed well before the recorder stopped). Every such run has its own prestop and SIGTERM
 // milestones, witnessed by its log, in the order probe failure < prestop < SIGTERM < exit; each
 // exit reads strictly before the next run's restart, whose Created Event is filed under it.
+// (The scenario's points, checked by checkTruth, witness each run's start, prestop, SIGTERM and
+// exit.)
 func checkProbeKills(t *testing.T, r *harness.Run, p *timeline.Pod, c, probe string) {
 	t.Helper()
-	var pts []harness.Point
 	killed := 0
 	for _, n := range runsLogged(t, r, c, 2) {
-		pts = append(pts, startPt(c, n))
 		if n > 0 {
 			checkRestart(t, p, c, n)
 		}
-		if !logged(r, c, int(n), c+" exiting", settled(r)) {
+		if !r.LoggedBefore(c, int(n), c+" exiting", r.Settled()) {
 			continue
 		}
 		killed++
 		truthOrder(t, r, line{c, int(n), c + " start"}, line{c, int(n), c + " prestop start"}, line{c, int(n), c + " prestop end"},
 			line{c, int(n), c + " got TERM"}, line{c, int(n), c + " exiting"})
-		pts = append(pts, preStop(c, n))
-		pts = append(pts, stopPts(c, n)...)
 		pf := want(t, p, c, timeline.MProbeFailed, n)
 		if pf != nil && pf.Reason != probe {
 			t.Errorf("%s: probe %q, want %q", name(pf), pf.Reason, probe)
@@ -69,13 +69,12 @@ func checkProbeKills(t *testing.T, r *harness.Run, p *timeline.Pod, c, probe str
 	if killed < 2 {
 		t.Errorf("SCENARIO BROKEN: %d runs of %s were killed and logged their exit in time, want at least 2:\n%s", killed, c, dumpTruth(r))
 	}
-	checkPoints(t, r, pts)
 }
 
-// checkUntouched checks a container that runs from start to the end of the recording.
-func checkUntouched(t *testing.T, r *harness.Run, p *timeline.Pod, c string) {
+// checkUntouched checks a container that runs from start to the end of the recording (its
+// start is one of the scenario's points).
+func checkUntouched(t *testing.T, p *timeline.Pod, c string) {
 	t.Helper()
-	checkPoints(t, r, []harness.Point{startPt(c, 0)})
 	for _, k := range []timeline.MilestoneKind{timeline.MRestart, timeline.MSigterm, timeline.MExit, harness.KindPreStop} {
 		none(t, p, c, k)
 	}

@@ -5,7 +5,6 @@ package e2e
 import (
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -14,23 +13,24 @@ import (
 // TestMatrixSidecarExitsNeverPod and TestMatrixSidecarExitsAlwaysPod (matrix 3): a sidecar that
 // exits 0 and one that exits 1, 3 s after each start, are both restarted by the kubelet whatever
 // the pod's restartPolicy: a sidecar's own policy is Always. The app is never touched.
-func TestMatrixSidecarExitsNeverPod(t *testing.T)  { t.Parallel(); testSidecarExits(t, "never") }
-func TestMatrixSidecarExitsAlwaysPod(t *testing.T) { t.Parallel(); testSidecarExits(t, "always") }
+func TestMatrixSidecarExitsNeverPod(t *testing.T) {
+	t.Parallel()
+	testSidecarExits(t, harness.MatrixSidecarExitsNever)
+}
 
-func testSidecarExits(t *testing.T, policy string) {
-	pod := "sidecar-exits-" + policy
-	r, p := scenario{name: "mx-exits-" + policy, manifest: "matrix-" + pod, target: "pod/" + pod, podPrefix: pod,
-		timeout: 25 * time.Second}.run(t)
+func TestMatrixSidecarExitsAlwaysPod(t *testing.T) {
+	t.Parallel()
+	testSidecarExits(t, harness.MatrixSidecarExitsAlways)
+}
 
-	var pts []harness.Point
+func testSidecarExits(t *testing.T, sc harness.Scenario) {
+	r, p := runScenario(t, sc)
 	for code, c := range []string{"exit0", "exit1"} {
 		runs := runsLogged(t, r, c, 2)
 		for _, n := range runs {
-			pts = append(pts, startPt(c, n))
-			if !logged(r, c, int(n), c+" exiting", settled(r)) {
+			if !r.LoggedBefore(c, int(n), c+" exiting", r.Settled()) {
 				continue
 			}
-			pts = append(pts, pt(c, timeline.MExit, n, c+" exiting", harness.Before))
 			exit := want(t, p, c, timeline.MExit, n)
 			checkExitCode(t, exit, int32(code), "")
 			order(t, want(t, p, c, startKind(n), n), exit, strictly)
@@ -41,8 +41,8 @@ func testSidecarExits(t *testing.T, policy string) {
 		// Nobody signals a sidecar that exits by itself.
 		none(t, p, c, timeline.MSigterm)
 	}
-	pts = append(pts, startPt("app", 0))
-	checkPoints(t, r, pts)
+	// The points: every run's start and exit, and the app's start.
+	checkTruth(t, r, sc)
 	for _, k := range []timeline.MilestoneKind{timeline.MRestart, timeline.MSigterm, timeline.MExit} {
 		none(t, p, "app", k)
 	}
@@ -54,8 +54,8 @@ func testSidecarExits(t *testing.T, policy string) {
 // keeps running while i2 fails; the app starts after i2 succeeded. Deleted once Ready.
 func TestMatrixInitFailsOnce(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-init-once", manifest: "matrix-init-fails-once", target: "pod/init-fails-once",
-		podPrefix: "init-fails-once", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("init-fails-once")}.run(t)
+	sc := harness.MatrixInitFailsOnce
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"i1", 0, "i1 start"}, line{"i1", 0, "i1 failing"}, line{"i1", 1, "i1 start"},
 		line{"i1", 1, "i1 done"}, line{"s1", 0, "s1 start"}, line{"i2", 0, "i2 start"}, line{"i2", 0, "i2 failing"},
@@ -65,10 +65,7 @@ func TestMatrixInitFailsOnce(t *testing.T) {
 		t.Errorf("SCENARIO BROKEN: s1 logged runs %v, want [0]: it is not restarted when an init container after it fails", runs)
 	}
 
-	var pts []harness.Point
 	for _, c := range []string{"i1", "i2"} {
-		pts = append(pts, startPt(c, 0), pt(c, timeline.MExit, 0, c+" failing", harness.Before),
-			startPt(c, 1), pt(c, timeline.MExit, 1, c+" done", harness.Before))
 		exit0, exit1 := want(t, p, c, timeline.MExit, 0), want(t, p, c, timeline.MExit, 1)
 		checkExitCode(t, exit0, 1, "")
 		checkExitCode(t, exit1, 0, "")
@@ -76,8 +73,8 @@ func TestMatrixInitFailsOnce(t *testing.T) {
 		checkRestart(t, p, c, 1)
 		order(t, want(t, p, c, timeline.MRestart, 1), exit1, strictly)
 	}
-	checkPoints(t, r, points(pts, lifecycle("s1", 0), lifecycle("app", 0)))
-	checkWitnesses(t, r, p, harness.Witness{Kind: timeline.MInitialized, Log: "i2", Restart: 1, Line: "i2 done", Stamp: harness.NotBefore})
+	// The points, and Initialized after i2's last line.
+	checkTruth(t, r, sc)
 	none(t, p, "s1", timeline.MRestart)
 
 	s1Start, s1Started := want(t, p, "s1", timeline.MStart, 0), want(t, p, "s1", timeline.MStarted, 0)
@@ -99,9 +96,9 @@ func TestMatrixInitFailsOnce(t *testing.T) {
 // time; the kubelet retries it with a growing back-off; the sidecar and the app never start.
 func TestMatrixInitLoopBeforeSidecar(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-loop-before", manifest: "matrix-init-loop-before", target: "pod/init-loop-before",
-		podPrefix: "init-loop-before", timeout: 28 * time.Second}.run(t)
-	checkInitLoop(t, r, p)
+	sc := harness.MatrixInitLoopBefore
+	r, p := runScenario(t, sc)
+	checkInitLoop(t, r, p, sc)
 	truthAbsent(t, r, "s1")
 	for _, c := range []string{"s1", "app"} {
 		none(t, p, c, timeline.MStart)
@@ -113,14 +110,13 @@ func TestMatrixInitLoopBeforeSidecar(t *testing.T) {
 // time; the sidecar started before it keeps running, never restarted; the app never starts.
 func TestMatrixInitLoopAfterSidecar(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-loop-after", manifest: "matrix-init-loop-after", target: "pod/init-loop-after",
-		podPrefix: "init-loop-after", timeout: 28 * time.Second}.run(t)
-	checkInitLoop(t, r, p)
+	sc := harness.MatrixInitLoopAfter
+	r, p := runScenario(t, sc)
+	checkInitLoop(t, r, p, sc)
 	truthOrder(t, r, line{"s1", 0, "s1 start"}, line{"i1", 0, "i1 start"})
 	if runs := r.Truth.Restarts("s1"); !slices.Equal(runs, []int{0}) {
 		t.Errorf("SCENARIO BROKEN: s1 logged runs %v, want [0]", runs)
 	}
-	checkPoints(t, r, []harness.Point{startPt("s1", 0)})
 	chain(t, orSame, want(t, p, "s1", timeline.MStart, 0), want(t, p, "s1", timeline.MStarted, 0), want(t, p, "i1", timeline.MStart, 0))
 	for _, k := range []timeline.MilestoneKind{timeline.MRestart, timeline.MSigterm, timeline.MExit} {
 		none(t, p, "s1", k)
@@ -130,23 +126,21 @@ func TestMatrixInitLoopAfterSidecar(t *testing.T) {
 
 // checkInitLoop checks the init container i1 that exits 1 after 1 s, run after run: every run
 // the runtime logged is on the timeline with its exit code, each exit before the next run, a
-// back-off between them; the app never starts and the pod is never Initialized.
-func checkInitLoop(t *testing.T, r *harness.Run, p *timeline.Pod) {
+// back-off between them; the app never starts and the pod is never Initialized. It checks the
+// scenario's points too.
+func checkInitLoop(t *testing.T, r *harness.Run, p *timeline.Pod, sc harness.Scenario) {
 	t.Helper()
 	truthAbsent(t, r, "app")
 	runs := runsLogged(t, r, "i1", 3)
-	var pts []harness.Point
 	for _, n := range runs {
-		pts = append(pts, startPt("i1", n))
-		if logged(r, "i1", int(n), "i1 failing", settled(r)) {
-			pts = append(pts, pt("i1", timeline.MExit, n, "i1 failing", harness.Before))
+		if r.LoggedBefore("i1", int(n), "i1 failing", r.Settled()) {
 			checkExitCode(t, want(t, p, "i1", timeline.MExit, n), 1, "")
 		}
 		if n > 0 {
 			checkRestart(t, p, "i1", n)
 		}
 	}
-	checkPoints(t, r, pts)
+	checkTruth(t, r, sc)
 	backOff := len(harness.MilestonesOf(p, "i1", timeline.MBackOff)) > 0
 	for _, m := range harness.MilestonesOf(p, "i1", timeline.MWaiting) {
 		backOff = backOff || m.Reason == "CrashLoopBackOff"
@@ -170,15 +164,10 @@ func checkInitLoop(t *testing.T, r *harness.Run, p *timeline.Pod) {
 // recorder stopped (so the tool has had the time to see them), at least least of them.
 func runsLogged(t *testing.T, r *harness.Run, container string, least int) []int32 {
 	t.Helper()
-	var out []int32
-	for _, k := range r.Truth.Restarts(container) {
-		if logged(r, container, k, container+" start", settled(r)) {
-			out = append(out, int32(k))
-		}
-	}
+	out := r.RunsLogged(container)
 	if len(out) < least {
 		t.Errorf("SCENARIO BROKEN: %s logged %d runs before %s, want at least %d:\n%s", container, len(out),
-			clock(settled(r)), least, dumpTruth(r))
+			clock(r.Settled()), least, dumpTruth(r))
 	}
 	return out
 }

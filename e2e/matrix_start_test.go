@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"testing"
-	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -16,22 +15,16 @@ import (
 // exited and s2 has started. Deleted once Ready: app, s2, s1 stop in that order.
 func TestMatrixMixedInitAndSidecars(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-mixed", manifest: "matrix-mixed", target: "pod/mixed", podPrefix: "mixed",
-		until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("mixed")}.run(t)
+	sc := harness.MatrixMixed
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"i1", 0, "i1 start"}, line{"i1", 0, "i1 done"}, line{"s1", 0, "s1 start"},
 		line{"i2", 0, "i2 start"}, line{"i2", 0, "i2 done"}, line{"s2", 0, "s2 start"}, line{"app", 0, "app start"})
 	truthOrder(t, r, line{"app", 0, "app got TERM"}, line{"app", 0, "app exiting"}, line{"s2", 0, "s2 got TERM"},
 		line{"s2", 0, "s2 exiting"}, line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"})
 
-	checkPoints(t, r, points(
-		startPt("i1", 0), pt("i1", timeline.MExit, 0, "i1 done", harness.Before),
-		lifecycle("s1", 0),
-		startPt("i2", 0), pt("i2", timeline.MExit, 0, "i2 done", harness.Before),
-		lifecycle("s2", 0), lifecycle("app", 0),
-	))
-	// Initialized follows i2's exit, which follows its last line.
-	checkWitnesses(t, r, p, harness.Witness{Kind: timeline.MInitialized, Log: "i2", Line: "i2 done", Stamp: harness.NotBefore})
+	// The points, and Initialized after i2's last line.
+	checkTruth(t, r, sc)
 
 	i1Exit := want(t, p, "i1", timeline.MExit, 0)
 	s1Start, s1Started := want(t, p, "s1", timeline.MStart, 0), want(t, p, "s1", timeline.MStarted, 0)
@@ -62,20 +55,15 @@ func TestMatrixMixedInitAndSidecars(t *testing.T) {
 // its sidecar creates 2 s after it starts. Deleted once Ready.
 func TestMatrixStartupProbesSerial(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-startup-serial", manifest: "matrix-startup-serial", target: "pod/startup-serial",
-		podPrefix: "startup-serial", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("startup-serial")}.run(t)
+	sc := harness.MatrixStartupSerial
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"s1", 0, "s1 start"}, line{"s1", 0, "s1 ready-file"}, line{"s2", 0, "s2 start"},
 		line{"s2", 0, "s2 ready-file"}, line{"app", 0, "app start"})
 	truthOrder(t, r, line{"app", 0, "app exiting"}, line{"s2", 0, "s2 got TERM"}, line{"s2", 0, "s2 exiting"},
 		line{"s1", 0, "s1 got TERM"})
 
-	checkPoints(t, r, points(
-		lifecycle("s1", 0), lifecycle("s2", 0), lifecycle("app", 0),
-		// A startup probe can pass only once the file it tests exists.
-		pt("s1", timeline.MStarted, 0, "s1 ready-file", harness.NotBefore),
-		pt("s2", timeline.MStarted, 0, "s2 ready-file", harness.NotBefore),
-	))
+	checkTruth(t, r, sc)
 	s1Start, s1Started := want(t, p, "s1", timeline.MStart, 0), want(t, p, "s1", timeline.MStarted, 0)
 	s2Start, s2Started := want(t, p, "s2", timeline.MStart, 0), want(t, p, "s2", timeline.MStarted, 0)
 	appStart := want(t, p, "app", timeline.MStart, 0)
@@ -107,8 +95,8 @@ func TestMatrixStartupProbesSerial(t *testing.T) {
 // strictly before the restart; the restart's Created Event belongs to the restart.
 func TestMatrixSidecarRecovers(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-recovers", manifest: "matrix-sidecar-recovers", target: "pod/sidecar-recovers",
-		podPrefix: "sidecar-recovers", until: "deleted", timeout: 120 * time.Second, then: readyThenDelete("sidecar-recovers")}.run(t)
+	sc := harness.MatrixSidecarRecovers
+	r, p := runScenario(t, sc)
 
 	truthOrder(t, r, line{"s1", 0, "s1 start"}, line{"s1", 0, "s1 got TERM"}, line{"s1", 0, "s1 exiting"},
 		line{"s1", 1, "s1 start"}, line{"s1", 1, "s1 ready-file"}, line{"app", 0, "app start"})
@@ -117,11 +105,7 @@ func TestMatrixSidecarRecovers(t *testing.T) {
 		t.Errorf("SCENARIO BROKEN: s1 logged runs %v, want [0 1]", runs)
 	}
 
-	checkPoints(t, r, points(
-		lifecycle("s1", 0), lifecycle("s1", 1),
-		pt("s1", timeline.MStarted, 1, "s1 ready-file", harness.NotBefore),
-		lifecycle("app", 0),
-	))
+	checkTruth(t, r, sc)
 	if m := harness.FindMilestone(p, "s1", timeline.MStarted, 0); m != nil {
 		t.Errorf("s1's first run never passed its startup probe, but the tool shows %s", describe(m))
 	}

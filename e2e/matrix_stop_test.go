@@ -5,7 +5,6 @@ package e2e
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -17,20 +16,19 @@ import (
 // one declared after it has exited (each drains 1 s). The pod Succeeds once they are all gone.
 func TestMatrixTwoSidecarsAppExits(t *testing.T) {
 	t.Parallel()
-	testSidecarsAfterApp(t, "two-sidecars-complete", 2)
+	testSidecarsAfterApp(t, harness.MatrixTwoSidecarsComplete, 2)
 }
 
 func TestMatrixThreeSidecarsAppExits(t *testing.T) {
 	t.Parallel()
-	testSidecarsAfterApp(t, "three-sidecars-complete", 3)
+	testSidecarsAfterApp(t, harness.MatrixThreeSidecarsComplete, 3)
 }
 
-func testSidecarsAfterApp(t *testing.T, pod string, n int) {
-	r, p := scenario{name: "mx-" + pod, manifest: "matrix-" + pod, target: "pod/" + pod, podPrefix: pod,
-		until: "complete", timeout: 90 * time.Second}.run(t)
+func testSidecarsAfterApp(t *testing.T, sc harness.Scenario, n int) {
+	r, p := runScenario(t, sc)
 	sidecars := sidecarNames(n)
 	checkReverseStop(t, r, p, "app", sidecars)
-	checkPoints(t, r, points(startPt("app", 0), pt("app", timeline.MExit, 0, "app exiting", harness.Before)))
+	checkTruth(t, r, sc)
 	checkExitCode(t, want(t, p, "app", timeline.MExit, 0), 0, "")
 	// Nobody signals an app that exits by itself, and nobody deleted the pod.
 	none(t, p, "app", timeline.MSigterm)
@@ -47,12 +45,11 @@ func testSidecarsAfterApp(t *testing.T, pod string, n int) {
 // are signalled in turn, each once the one declared after it has exited (each drains 1 s).
 func TestMatrixThreeSidecarsDeleted(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-three-deleted", manifest: "matrix-three-sidecars-deleted", target: "pod/three-sidecars-deleted",
-		podPrefix: "three-sidecars-deleted", until: "deleted", timeout: 120 * time.Second,
-		then: readyThenDelete("three-sidecars-deleted")}.run(t)
+	sc := harness.MatrixThreeSidecarsDeleted
+	r, p := runScenario(t, sc)
 	truthOrder(t, r, line{"app", 0, "app got TERM"}, line{"app", 0, "app exiting"})
 	checkReverseStop(t, r, p, "app", sidecarNames(3))
-	checkPoints(t, r, lifecycle("app", 0))
+	checkTruth(t, r, sc)
 	appSig := want(t, p, "app", timeline.MSigterm, 0)
 	order(t, appSig, want(t, p, "app", timeline.MExit, 0), strictly)
 	checkDeletion(t, r, p, appSig)
@@ -62,11 +59,11 @@ func TestMatrixThreeSidecarsDeleted(t *testing.T) {
 // exits 0 after 3 s, then s3, s2 and s1 stop in turn, the pod Succeeds and the Job is Complete.
 func TestMatrixJobSidecars(t *testing.T) {
 	t.Parallel()
-	r, p := scenario{name: "mx-job", manifest: "matrix-job-sidecars", target: "job/job-sidecars",
-		podPrefix: "job-sidecars-", until: "complete", timeout: 90 * time.Second}.run(t)
+	sc := harness.MatrixJobSidecars
+	r, p := runScenario(t, sc)
 	sidecars := sidecarNames(3)
 	checkReverseStop(t, r, p, "main", sidecars)
-	checkPoints(t, r, points(startPt("main", 0), pt("main", timeline.MExit, 0, "main exiting", harness.Before)))
+	checkTruth(t, r, sc)
 	none(t, p, "main", timeline.MSigterm)
 	j := oneJob(t, r)
 	if j.Status != "Complete" {
@@ -79,14 +76,13 @@ func TestMatrixJobSidecars(t *testing.T) {
 	}
 }
 
-// checkReverseStop checks the sidecars' stop after the app: in the logs (the scenario), as
-// points, and as orderings on the timeline: app exit ≤ last sidecar's SIGTERM < its exit ≤ the
-// SIGTERM of the one before it < ... < the first sidecar's exit. Every sidecar starts and
-// stops on its trap.
+// checkReverseStop checks the sidecars' stop after the app: in the logs (the scenario), and as
+// orderings on the timeline: app exit ≤ last sidecar's SIGTERM < its exit ≤ the SIGTERM of the
+// one before it < ... < the first sidecar's exit. (The scenario's points, checked by
+// checkTruth, witness every sidecar's start, SIGTERM and exit.)
 func checkReverseStop(t *testing.T, r *harness.Run, p *timeline.Pod, app string, sidecars []string) {
 	t.Helper()
 	lines := []line{{app, 0, app + " exiting"}}
-	var pts []harness.Point
 	for i := len(sidecars) - 1; i >= 0; i-- {
 		s := sidecars[i]
 		lines = append(lines, line{s, 0, s + " got TERM"}, line{s, 0, s + " exiting"})
@@ -95,7 +91,6 @@ func checkReverseStop(t *testing.T, r *harness.Run, p *timeline.Pod, app string,
 	prevExit := want(t, p, app, timeline.MExit, 0)
 	for i := len(sidecars) - 1; i >= 0; i-- {
 		s := sidecars[i]
-		pts = append(pts, lifecycle(s, 0)...)
 		sig, exit := want(t, p, s, timeline.MSigterm, 0), want(t, p, s, timeline.MExit, 0)
 		order(t, prevExit, sig, orSame)
 		order(t, sig, exit, strictly)
@@ -103,7 +98,6 @@ func checkReverseStop(t *testing.T, r *harness.Run, p *timeline.Pod, app string,
 			prevExit = exit
 		}
 	}
-	checkPoints(t, r, pts)
 }
 
 func sidecarNames(n int) []string {

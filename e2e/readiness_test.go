@@ -15,12 +15,7 @@ import (
 // not Ready although the app is ready; the Pod becomes Ready when the sidecar does.
 func TestSidecarHoldsReadiness(t *testing.T) {
 	t.Parallel()
-	ctx := t.Context()
-	r := newRun(t, "readiness", "readiness")
-	must(t, r.StartRecord(ctx, "pod/readiness", "--until", "ready", "--timeout", "90s"))
-	must(t, r.Apply(ctx, "readiness"))
-	finish(t, r, 0, 100*time.Second)
-	p := onePod(t, r)
+	r, p := runScenario(t, harness.Readiness)
 
 	appReady := milestone(t, p, "app", timeline.MReady, 0)
 	sideReady := milestone(t, p, "sidecar", timeline.MReady, 0)
@@ -38,11 +33,5 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 	} else {
 		t.Logf("finding: %s", f.Text)
 	}
-	checkPoints(t, r, []harness.Point{
-		{Container: "sidecar", Kind: timeline.MStart, Line: "sidecar start", Stamp: harness.After},
-		{Container: "app", Kind: timeline.MStart, Line: "app start", Stamp: harness.After},
-		// The probe can pass only once the file it tests exists; the app is ready once it runs.
-		{Container: "sidecar", Kind: timeline.MReady, Line: "sidecar ready-file", Stamp: harness.NotBefore},
-		{Container: "app", Kind: timeline.MReady, Line: "app start", Stamp: harness.NotBefore},
-	})
+	checkTruth(t, r, harness.Readiness)
 }

@@ -13,8 +13,7 @@ import (
 // kubelet starts each only after the one before has exited (init) or started (sidecar).
 func TestStartOrder(t *testing.T) {
 	t.Parallel()
-	r := runPodScenario(t, harness.StartOrder)
-	p := onePod(t, r)
+	r, p := runScenario(t, harness.StartOrder)
 
 	initExit := milestone(t, p, "init", timeline.MExit, 0)
 	sidecarStart := milestone(t, p, "sidecar", timeline.MStart, 0)
@@ -35,5 +34,5 @@ func TestStartOrder(t *testing.T) {
 	if seq := statusSequence(p); !inOrder(seq, want) {
 		t.Errorf("STATUS went %q; want %q in that order", seq, want)
 	}
-	checkPoints(t, r, harness.StartOrder.Points)
+	checkTruth(t, r, harness.StartOrder)
 }

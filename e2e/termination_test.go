@@ -15,8 +15,7 @@ import (
 func TestTerminationOrder(t *testing.T) {
 	t.Parallel()
 	sc := harness.TerminationOrder
-	r := runPodScenario(t, sc)
-	p := onePod(t, r)
+	r, p := runScenario(t, sc)
 
 	appSig := milestone(t, p, "app", timeline.MSigterm, 0)
 	appExit := milestone(t, p, "app", timeline.MExit, 0)
@@ -28,16 +27,15 @@ func TestTerminationOrder(t *testing.T) {
 	if sideSig.Source != timeline.SourceInferred {
 		t.Errorf("sidecar sigterm source %q, want %q: nobody reports a sidecar's SIGTERM", sideSig.Source, timeline.SourceInferred)
 	}
-	checkPoints(t, r, sc.Points)
-	checkGap(t, r, sc.Points, "app SIGTERM → app exit", 3*time.Second)
+	checkTruth(t, r, sc)
+	checkGap(t, r, sc.PointsOf(r), "app SIGTERM → app exit", 3*time.Second)
 }
 
 // TestTwoSidecars: two native sidecars stop in reverse order of definition, after the app.
 func TestTwoSidecars(t *testing.T) {
 	t.Parallel()
 	sc := harness.TwoSidecars
-	r := runPodScenario(t, sc)
-	p := onePod(t, r)
+	r, p := runScenario(t, sc)
 
 	appExit := milestone(t, p, "app", timeline.MExit, 0)
 	s2Sig := milestone(t, p, "s2", timeline.MSigterm, 0)
@@ -48,8 +46,8 @@ func TestTwoSidecars(t *testing.T) {
 	before(t, s2Sig, s2Exit, false)
 	before(t, s2Exit, s1Sig, true)
 	before(t, s1Sig, s1Exit, false)
-	checkPoints(t, r, sc.Points)
-	checkGap(t, r, sc.Points, "app SIGTERM → app exit", 2*time.Second)
+	checkTruth(t, r, sc)
+	checkGap(t, r, sc.PointsOf(r), "app SIGTERM → app exit", 2*time.Second)
 }
 
 // checkGap checks that the named gap exists, that the ground truth from the logs lies in its

@@ -189,36 +189,48 @@ func evidence(m *timeline.Milestone) string {
 // clock prints a time of day to the nanosecond, as the logs do.
 func clock(t time.Time) string { return t.UTC().Format("15:04:05.000000000") }
 
-// GapTruth is the ground truth of a named gap: its value from the two lines' times, and the
-// interval it certainly lies in given Slack (and, for the deletion, the kubectl call).
-type GapTruth struct {
-	Value, Lo, Hi time.Duration
-	Plus          time.Duration // the uncertainty of Value when an end is the deletion's kubectl call
+// CheckDeletion checks that the tool's deletion request meets the interval of the kubectl
+// delete call that made it. It fails when the tool shows no deletion request or r deleted nothing.
+func CheckDeletion(p *timeline.Pod, r *Run) error {
+	lo, hi := r.Deletion[0], r.Deletion[1]
+	if lo.IsZero() {
+		return fmt.Errorf("the scenario deleted nothing")
+	}
+	m := FindMilestone(p, "", timeline.MDeleting, 0)
+	if m == nil {
+		return fmt.Errorf("kubectl delete ran in [%s, %s], but the tool has no deletion request", clock(lo), clock(hi))
+	}
+	if hi.Before(m.Earliest) || lo.After(m.Latest) {
+		return fmt.Errorf("pod deleting: TRUTH OUTSIDE THE TOOL'S BOUNDS: kubectl delete ran in [%s, %s]; the tool says [%s, %s] (at %s, source %s; %s)",
+			clock(lo), clock(hi), clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source, evidence(m))
+	}
+	return nil
 }
 
-// TruthOfGap is the truth of gap g from the run's logs and points; ok is false when one of its
-// ends has no witness (a startup probe passing is not logged).
-func (r *Run) TruthOfGap(g timeline.Gap, points []Point) (GapTruth, bool) {
-	from, ok1 := r.instantOfRef(g.From, points)
-	to, ok2 := r.instantOfRef(g.To, points)
-	if !ok1 || !ok2 {
-		return GapTruth{}, false
-	}
-	return GapTruth{Value: to.At.Sub(from.At), Lo: to.Lo.Sub(from.Hi), Hi: to.Hi.Sub(from.Lo), Plus: from.Plus + to.Plus}, true
-}
-
-// instantOfRef is the truth of a milestone: its point's log line, or for the pod's deletion the
-// kubectl delete call (placed in its middle).
-func (r *Run) instantOfRef(ref timeline.MilestoneRef, points []Point) (Instant, bool) {
-	if ref.Container == "" && ref.Kind == timeline.MDeleting && !r.Deletion[0].IsZero() {
-		lo, hi := r.Deletion[0], r.Deletion[1]
-		return Instant{At: lo.Add(hi.Sub(lo) / 2), Lo: lo, Hi: hi, Plus: hi.Sub(lo) / 2, What: "kubectl delete"}, true
-	}
-	for _, p := range points {
-		if p.Container == ref.Container && p.Kind == ref.Kind && p.Attempt == ref.Attempt && p.Stamp != NotBefore && p.Stamp != NotAfter {
-			in, err := instantOf(r.Truth, p)
-			return in, err == nil
+// Witnessed checks every instant run r of the scenario witnesses: its points, its witnesses
+// and, when the pod was deleted, the deletion request against the kubectl delete call. It
+// returns how many it checked, and an error for each that is not inside the tool's bounds (or
+// has no milestone, or no line).
+func (sc Scenario) Witnessed(r *Run, p *timeline.Pod) (int, []error) {
+	var errs []error
+	n := 0
+	for _, c := range CheckPoints(p, r.Truth, sc.PointsOf(r)) {
+		n++
+		if c.Err != nil {
+			errs = append(errs, c.Err)
 		}
 	}
-	return Instant{}, false
+	for _, w := range sc.Witnesses {
+		n++
+		if err := CheckWitness(p, r.Truth, w); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if !r.Deletion[0].IsZero() {
+		n++
+		if err := CheckDeletion(p, r); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return n, errs
 }

@@ -3,97 +3,99 @@
 package harness
 
 import (
-	"context"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// PodScenario is a pod that is recorded from before it exists until it is gone: applied, left
-// to become Ready, then deleted. The end-to-end tests and the figures program share these.
-type PodScenario struct {
-	Name     string  // short, for the namespace and the report
-	Title    string  // what it shows
-	Manifest string  // e2e/manifests/<Manifest>.yaml
-	Pod      string  // the pod's name
-	Points   []Point // the milestones its containers' log lines witness
-}
-
 // The scenarios' containers print one line per step. Lines printed as a step happens witness
 // the instant before them; the line printed as the last act before exiting witnesses the exit.
+// These are the first scenarios of the suite; matrix_*.go hold the behaviour matrix.
 var (
 	// StartOrder: init container (sleep 2), then a native sidecar gated by a startup probe that
 	// passes ~3 s after it starts, then the app; then the pod is deleted.
-	StartOrder = PodScenario{
-		Name: "start-order", Title: "start order: init → sidecar (startup probe) → app, then delete",
-		Manifest: "start-order", Pod: "start-order",
-		Points: concat(
-			[]Point{
-				{"init", timeline.MStart, 0, "init start", After},
-				{"init", timeline.MExit, 0, "init done", Before},
-				// The startup probe can pass only once the file it tests exists.
-				{"sidecar", timeline.MStarted, 0, "sidecar ready-file", NotBefore},
-			},
-			lifecycle("sidecar"), lifecycle("app"),
+	StartOrder = Scenario{
+		Test: "TestStartOrder", Name: "start-order",
+		Title:    "start order: init → sidecar (startup probe) → app, then delete",
+		Manifest: "start-order", Target: "pod/start-order", PodPrefix: "start-order",
+		Until: "deleted", Timeout: 120 * time.Second, Then: ReadyThenDelete("start-order"),
+		Points: points(
+			startPt("init", 0), exitPt("init", 0, "init done"),
+			// The startup probe can pass only once the file it tests exists.
+			pt("sidecar", timeline.MStarted, 0, "sidecar ready-file", NotBefore),
+			lifecycle("sidecar", 0), lifecycle("app", 0),
 		),
 	}
+	// JobNativeSidecar: a Job whose helper is a native sidecar completes: once main exits
+	// (after 3 s), the kubelet stops the sidecar.
+	JobNativeSidecar = Scenario{
+		Test: "TestJobNativeSidecarCompletes", Name: "job-native",
+		Title:    "Job with a native sidecar completes: main exits, then the sidecar is stopped",
+		Manifest: "job-native-sidecar", Target: "job/job-native", PodPrefix: "job-native-",
+		Until: "complete", Timeout: 90 * time.Second,
+		Points: points(startPt("main", 0), exitPt("main", 0, "main done"), lifecycle("sidecar", 0)),
+	}
+	// JobClassicSidecar: the same Job with the helper in containers never completes; the
+	// recorder's --timeout passes before --until complete (exit status 2).
+	JobClassicSidecar = Scenario{
+		Test: "TestJobClassicSidecarNeverCompletes", Name: "job-classic",
+		Title:    "the same Job, helper in containers: never completes (recorded 40 s)",
+		Manifest: "job-classic-sidecar", Target: "job/job-classic", PodPrefix: "job-classic-",
+		Until: "complete", Timeout: 40 * time.Second, Status: 2,
+		Points: points(startPt("main", 0), exitPt("main", 0, "main done"), startPt("sidecar", 0)),
+	}
 	// TerminationOrder: on delete the app drains 3 s; the sidecar is signalled only after it exits.
-	TerminationOrder = PodScenario{
-		Name: "termination", Title: "termination order on delete: app drains 3 s, then the sidecar stops",
-		Manifest: "termination-order", Pod: "termination-order",
-		Points: concat(lifecycle("sidecar"), lifecycle("app")),
+	TerminationOrder = Scenario{
+		Test: "TestTerminationOrder", Name: "termination",
+		Title:    "termination order on delete: app drains 3 s, then the sidecar stops",
+		Manifest: "termination-order", Target: "pod/termination-order", PodPrefix: "termination-order",
+		Until: "deleted", Timeout: 120 * time.Second, Then: ReadyThenDelete("termination-order"),
+		Points: points(lifecycle("sidecar", 0), lifecycle("app", 0)),
+	}
+	// Readiness: a native sidecar whose readiness probe fails for ~6 s holds the Pod not Ready
+	// although the app is ready; recorded until the Pod is Ready.
+	Readiness = Scenario{
+		Test: "TestSidecarHoldsReadiness", Name: "readiness",
+		Title:    "a sidecar's readiness probe holds Pod Ready ~6 s after the app is ready",
+		Manifest: "readiness", Target: "pod/readiness", PodPrefix: "readiness",
+		Until: "ready", Timeout: 90 * time.Second,
+		Points: []Point{
+			startPt("sidecar", 0), startPt("app", 0),
+			// The probe can pass only once the file it tests exists; the app is ready once it runs.
+			pt("sidecar", timeline.MReady, 0, "sidecar ready-file", NotBefore),
+			pt("app", timeline.MReady, 0, "app start", NotBefore),
+		},
+	}
+	// CrashingSidecar: a native sidecar that exits 1 every 3 s is restarted with a growing
+	// back-off; the app keeps running. Recorded for 30 s.
+	CrashingSidecar = Scenario{
+		Test: "TestCrashingSidecar", Name: "crashloop",
+		Title:    "a native sidecar exiting 1 every 3 s: restarts with back-off (recorded 30 s)",
+		Manifest: "crashing-sidecar", Target: "pod/crashing-sidecar", PodPrefix: "crashing-sidecar",
+		Timeout: 30 * time.Second,
+		Points:  []Point{startPt("app", 0)},
+		Repeats: []Repeat{{Container: "sidecar", Exit: "sidecar crashing"}},
 	}
 	// TwoSidecars: two sidecars stop in reverse order after the app, which drains 2 s.
-	TwoSidecars = PodScenario{
-		Name: "two-sidecars", Title: "two sidecars stop in reverse order after the app (drains 2 s)",
-		Manifest: "two-sidecars", Pod: "two-sidecars",
-		Points: concat(lifecycle("s1"), lifecycle("s2"), lifecycle("app")),
+	TwoSidecars = Scenario{
+		Test: "TestTwoSidecars", Name: "two-sidecars",
+		Title:    "two sidecars stop in reverse order after the app (drains 2 s)",
+		Manifest: "two-sidecars", Target: "pod/two-sidecars", PodPrefix: "two-sidecars",
+		Until: "deleted", Timeout: 120 * time.Second, Then: ReadyThenDelete("two-sidecars"),
+		Points: points(lifecycle("s1", 0), lifecycle("s2", 0), lifecycle("app", 0)),
 	}
 )
 
-// lifecycle are the points of a container that prints "<name> start" when it starts, and from
-// its SIGTERM trap "<name> got TERM", then "<name> exiting" just before it exits.
-func lifecycle(name string) []Point {
-	return []Point{
-		{name, timeline.MStart, 0, name + " start", After},
-		{name, timeline.MSigterm, 0, name + " got TERM", After},
-		{name, timeline.MExit, 0, name + " exiting", Before},
+// All are the suite's scenarios, in the order of the table in e2e/README.md.
+func All() []Scenario {
+	return []Scenario{
+		StartOrder, JobNativeSidecar, JobClassicSidecar, TerminationOrder, Readiness, CrashingSidecar, TwoSidecars,
+		MatrixMixed, MatrixStartupSerial, MatrixSidecarExitsNever, MatrixSidecarExitsAlways,
+		MatrixInitFailsOnce, MatrixInitLoopBefore, MatrixInitLoopAfter,
+		MatrixTwoSidecarsComplete, MatrixThreeSidecarsComplete, MatrixThreeSidecarsDeleted, MatrixJobSidecars,
+		MatrixPreStopTogether, MatrixPreStopHangs, MatrixPreStopMostGrace,
+		MatrixAppExceedsGrace, MatrixSidecarExceedsGrace,
+		MatrixDeleteInInit, MatrixDeleteBeforeStarted,
+		MatrixStartupProbeKills, MatrixLivenessProbeKills, MatrixSidecarRecovers,
 	}
-}
-
-func concat(ps ...[]Point) []Point {
-	var out []Point
-	for _, p := range ps {
-		out = append(out, p...)
-	}
-	return out
-}
-
-// RunPodScenario runs sc in a fresh namespace: starts the recorder (--until deleted), applies
-// the manifest, waits for the pod to be Ready, deletes it, waits for the recorder to stop, and
-// replays the recording. The Run is returned even on error (when not nil), for Save and Close.
-func (e *Env) RunPodScenario(ctx context.Context, sc PodScenario, logf func(string, ...any)) (*Run, error) {
-	r, err := e.NewRun(ctx, sc.Name, sc.Pod)
-	if err != nil {
-		return nil, err
-	}
-	logf("namespace %s", r.Namespace)
-	if err := r.StartRecord(ctx, "pod/"+sc.Pod, "--until", "deleted", "--timeout", "120s"); err != nil {
-		return r, err
-	}
-	if err := r.Apply(ctx, sc.Manifest); err != nil {
-		return r, err
-	}
-	if err := r.WaitReady(ctx, sc.Pod, 90*time.Second); err != nil {
-		return r, err
-	}
-	logf("pod %s Ready; deleting it", sc.Pod)
-	if err := r.Delete(ctx, sc.Pod); err != nil {
-		return r, err
-	}
-	if err := r.Finish(ctx, 0, 130*time.Second); err != nil {
-		return r, err
-	}
-	logf("recorded and replayed: %d pods, %d container runs logged", len(r.Timeline.Pods), len(r.Truth.Runs))
-	return r, nil
 }

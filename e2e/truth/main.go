@@ -1,36 +1,90 @@
 //go:build e2e
 
-// Truth prints, for scenarios 1 (start order), 3 (termination order) and 6 (two sidecars), each
-// named gap as sidecar-top shows it beside the ground truth from the container runtime's log
-// files: the tool's value ± its uncertainty and [min, max], the truth, the error (tool − truth),
-// and whether the truth lies in [min, max]. It needs the e2e cluster: run it with
-// `e2e/run.sh --truth` (make truth). It exits 1 if a truth lies outside the tool's bounds, after
-// saving the evidence in /tmp/e2e-failures/truth/.
+// Truth prints, for every scenario of the e2e suite (harness.All), each named gap as sidecar-top
+// shows it beside the ground truth from the container runtime's log files: the tool's value ±
+// its uncertainty and [min, max], the truth, the error (tool − truth), and whether the truth
+// lies in [min, max]; then how many witnessed instants lie inside the tool's [earliest, latest],
+// and a summary table with one row per scenario. The scenarios are the tests' own, defined once
+// in the harness; they run in parallel, since they mostly sleep.
+//
+// It needs the e2e cluster: run it with `e2e/run.sh --truth` (make truth). It exits 1 if a
+// truth lies outside the tool's bounds or a scenario fails, after saving the evidence in
+// /tmp/e2e-failures/truth/.
+//
+//	go run -tags e2e ./e2e/truth [-parallel 8] [-run REGEXP] [-evidence DIR]
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"regexp"
+	"runtime"
 	"strings"
-	"text/tabwriter"
+	"sync"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
-	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdout, os.Stderr); err != nil {
+	cfg, err := parseArgs(os.Args[1:], os.Stderr)
+	if err != nil {
+		os.Exit(2)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := cfg.Run(ctx, os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintln(os.Stderr, "truth:", err)
 		os.Exit(1)
 	}
 }
 
-func run(ctx context.Context, out, errOut io.Writer) error {
+// config is what the command line asks for.
+type config struct {
+	parallel int            // scenarios run at once
+	only     *regexp.Regexp // the tests whose scenarios run; nil: all
+	evidence string         // save every run's evidence there; "" saves only the failures'
+}
+
+func parseArgs(args []string, errOut io.Writer) (config, error) {
+	fs := flag.NewFlagSet("truth", flag.ContinueOnError)
+	fs.SetOutput(errOut)
+	var cfg config
+	fs.IntVar(&cfg.parallel, "parallel", 8, "how many scenarios run at once (they mostly sleep)")
+	run := fs.String("run", "", "run only the scenarios whose test name matches this regular expression")
+	fs.StringVar(&cfg.evidence, "evidence", "", "save every run's evidence (recording, replay JSON, container logs) in this directory")
+	if err := fs.Parse(args); err != nil {
+		return cfg, err
+	}
+	if fs.NArg() > 0 {
+		err := fmt.Errorf("unexpected arguments %q", fs.Args())
+		fmt.Fprintln(errOut, "truth:", err)
+		return cfg, err
+	}
+	if cfg.parallel < 1 {
+		err := fmt.Errorf("-parallel %d: want at least 1", cfg.parallel)
+		fmt.Fprintln(errOut, "truth:", err)
+		return cfg, err
+	}
+	if *run != "" {
+		re, err := regexp.Compile(*run)
+		if err != nil {
+			fmt.Fprintln(errOut, "truth: -run:", err)
+			return cfg, err
+		}
+		cfg.only = re
+	}
+	return cfg, nil
+}
+
+// Run runs the scenarios on the cluster and prints their figures on out, progress on errOut.
+func (cfg config) Run(ctx context.Context, out, errOut io.Writer) error {
 	dir, err := os.MkdirTemp("", "sidecar-top-truth-bin-")
 	if err != nil {
 		return err
@@ -40,111 +94,112 @@ func run(ctx context.Context, out, errOut io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("no cluster to run on: %w", err)
 	}
+	var scs []harness.Scenario
+	for _, sc := range harness.All() {
+		if cfg.only == nil || cfg.only.MatchString(sc.Test) {
+			scs = append(scs, sc)
+		}
+	}
+	if len(scs) == 0 {
+		return fmt.Errorf("no scenario's test matches -run %s", cfg.only)
+	}
+	began := time.Now()
+	results := cfg.runAll(ctx, env, scs, errOut)
+	took := time.Since(began)
+
 	fmt.Fprintf(out, "sidecar-top: named gaps beside the ground truth (container runtime log times)\n")
-	fmt.Fprintf(out, "%s, Kubernetes %s, one node, containerd\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), serverVersion(ctx, env))
+	fmt.Fprintf(out, "%s, Kubernetes %s, one node, containerd, %d cores; %d scenarios, %d at a time, in %s\n\n",
+		began.UTC().Format("2006-01-02 15:04 MST"), serverVersion(ctx, env), runtime.NumCPU(), len(scs),
+		min(cfg.parallel, len(scs)), took.Round(time.Second))
 	var bad []string
-	for i, sc := range []harness.PodScenario{harness.StartOrder, harness.TerminationOrder, harness.TwoSidecars} {
-		n := []int{1, 3, 6}[i]
-		logf := func(format string, args ...any) {
-			fmt.Fprintf(errOut, "truth: %s: "+format+"\n", append([]any{sc.Name}, args...)...)
+	for _, res := range results {
+		fmt.Fprint(out, res.report)
+		switch {
+		case res.err != nil:
+			bad = append(bad, fmt.Sprintf("%s: %v", res.sc.Test, res.err))
+		case res.sum.outside > 0:
+			bad = append(bad, fmt.Sprintf("%s: %d outside", res.sc.Test, res.sum.outside))
 		}
-		r, err := env.RunPodScenario(ctx, sc, logf)
-		if err != nil {
-			if r != nil {
-				saved(r, errOut)
-				r.Close()
-			}
-			return fmt.Errorf("scenario %d (%s): %w", n, sc.Name, err)
-		}
-		outside, err := report(out, n, sc, r)
-		if err != nil {
-			saved(r, errOut)
-			r.Close()
-			return err
-		}
-		if outside > 0 {
-			bad = append(bad, fmt.Sprintf("scenario %d: %d outside", n, outside))
-			saved(r, errOut)
-		}
-		r.Close()
+	}
+	if err := printSummary(out, results); err != nil {
+		return err
 	}
 	fmt.Fprint(out, legend)
 	if len(bad) > 0 {
-		return fmt.Errorf("ground truth outside the tool's bounds (%s)", strings.Join(bad, "; "))
+		return fmt.Errorf("ground truth outside the tool's bounds, or a scenario failed (%s)", strings.Join(bad, "; "))
 	}
 	return nil
 }
 
-// report prints one scenario's table and returns how many truths lie outside the tool's bounds,
-// counting the witnessed instants too.
-func report(out io.Writer, n int, sc harness.PodScenario, r *harness.Run) (int, error) {
-	if len(r.Timeline.Pods) != 1 {
-		return 0, fmt.Errorf("scenario %d: the timeline has %d pods, want 1", n, len(r.Timeline.Pods))
-	}
-	p := r.Timeline.Pods[0]
-	fmt.Fprintf(out, "Scenario %d: %s\n", n, sc.Title)
-	fmt.Fprintf(out, "pod %s/%s\n\n", r.Namespace, p.Name)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "gap\ttool\t[min, max]\ttruth\terror\ttruth in [min, max]")
-	outside := 0
-	for _, g := range p.Gaps {
-		tool := fmt.Sprintf("%s ±%s", secs(g.Span.Value), secs(g.Span.Plus()))
-		bounds := fmt.Sprintf("[%s, %s]", secs(g.Span.Min), secs(g.Span.Max))
-		truth, ok := r.TruthOfGap(g, sc.Points)
-		if !ok {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t-\t-\tno truth: %s\n", g.Name, tool, bounds, whyNoTruth(g.From.Kind, g.To.Kind))
-			continue
-		}
-		t := secs(truth.Value)
-		if truth.Plus > 0 {
-			t += " ±" + secs(truth.Plus)
-		}
-		in := "yes"
-		switch {
-		case truth.Value >= g.Span.Min && truth.Value <= g.Span.Max:
-		case truth.Hi >= g.Span.Min && truth.Lo <= g.Span.Max:
-			in = "yes, within the slack"
-		default:
-			in = "NO"
-			outside++
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", g.Name, tool, bounds, t, signed(g.Span.Value-truth.Value), in)
-	}
-	if err := tw.Flush(); err != nil {
-		return 0, err
-	}
-	checked := harness.CheckPoints(p, r.Truth, sc.Points)
-	ok := 0
-	for _, c := range checked {
-		if c.Err == nil {
-			ok++
-		}
-	}
-	fmt.Fprintf(out, "\nwitnessed instants inside the tool's [earliest, latest]: %d of %d\n", ok, len(checked))
-	for _, c := range checked {
-		if c.Err != nil {
-			fmt.Fprintf(out, "  %v\n", c.Err)
-			outside++
-		}
-	}
-	fmt.Fprintln(out)
-	return outside, nil
+// result is one scenario's run: its report, its summary, or why it failed.
+type result struct {
+	sc     harness.Scenario
+	report string
+	sum    summary
+	err    error // the scenario itself failed (not the tool's bounds)
 }
 
-func whyNoTruth(from, to timeline.MilestoneKind) string {
-	if from == timeline.MStarted || to == timeline.MStarted {
-		return "started is not in the logs"
+// runAll runs the scenarios, cfg.parallel at a time, and returns their results in their order.
+func (cfg config) runAll(ctx context.Context, env *harness.Env, scs []harness.Scenario, errOut io.Writer) []result {
+	results := make([]result, len(scs))
+	slots := make(chan struct{}, cfg.parallel)
+	var mu sync.Mutex // errOut
+	var wg sync.WaitGroup
+	for i, sc := range scs {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			logf := func(format string, args ...any) {
+				mu.Lock()
+				defer mu.Unlock()
+				fmt.Fprintf(errOut, "truth: %s: "+format+"\n", append([]any{sc.Test}, args...)...)
+			}
+			results[i] = cfg.runOne(ctx, env, sc, logf)
+		})
 	}
-	return "not witnessed by a log line"
+	wg.Wait()
+	return results
 }
 
-// saved keeps a run's evidence and says where.
-func saved(r *harness.Run, errOut io.Writer) {
-	dir, err := r.Save(filepath.Join(harness.FailureDir, "truth"))
+// runOne runs one scenario and reports it. The evidence is saved when the scenario failed or a
+// truth lies outside the tool's bounds, and always with -evidence.
+func (cfg config) runOne(ctx context.Context, env *harness.Env, sc harness.Scenario, logf func(string, ...any)) result {
+	res := result{sc: sc}
+	r, err := env.RunScenario(ctx, sc, logf)
+	if r != nil {
+		defer func() {
+			if cfg.evidence != "" || res.err != nil || res.sum.outside > 0 {
+				save(r, sc, cfg.evidence, logf)
+			}
+			if err := r.Close(); err != nil {
+				logf("cleanup: %v", err)
+			}
+		}()
+	}
+	if err == nil && len(r.Timeline.Pods) != 1 {
+		err = fmt.Errorf("the timeline has %d pods, want 1", len(r.Timeline.Pods))
+	}
 	if err != nil {
-		fmt.Fprintf(errOut, "truth: saving the evidence: %v\n", err)
+		res.err = err
+		res.report = fmt.Sprintf("%s: %s\n\nSCENARIO FAILED (no figures): %v\n\n", sc.Test, sc.Title, err)
+		return res
 	}
-	fmt.Fprintf(errOut, "truth: evidence saved in %s\n", dir)
+	var sb strings.Builder
+	res.sum, res.err = report(&sb, sc, r)
+	res.report = sb.String()
+	return res
+}
+
+// save keeps a run's evidence in dir, or in harness.FailureDir/truth, and says where.
+func save(r *harness.Run, sc harness.Scenario, dir string, logf func(string, ...any)) {
+	if dir == "" {
+		dir = filepath.Join(harness.FailureDir, "truth")
+	}
+	saved, err := r.Save(filepath.Join(dir, sc.Test))
+	if err != nil {
+		logf("saving the evidence: %v", err)
+	}
+	logf("evidence saved in %s", saved)
 }
 
 func serverVersion(ctx context.Context, env *harness.Env) string {
@@ -155,17 +210,3 @@ func serverVersion(ctx context.Context, env *harness.Env) string {
 	}
 	return v.GitVersion
 }
-
-func secs(d time.Duration) string { return fmt.Sprintf("%.3fs", d.Seconds()) }
-
-func signed(d time.Duration) string { return fmt.Sprintf("%+.3fs", d.Seconds()) }
-
-const legend = `Legend. tool: the gap as sidecar-top shows it (value ± the larger distance to a bound), from
-the replayed recording (sidecar-top replay FILE -o json, pods[0].gaps). truth: the same gap between
-the runtime's timestamps of the lines the containers print at each step (CRI log files, ns). A line
-is stamped a few ms after what it reports (a start, a SIGTERM caught), or just before the exit when
-it is the last thing printed; "within the slack" means the truth lies in [min, max] only with
-100 ms allowed on that one side. The deletion's truth is the kubectl delete call (± half its
-duration). "started" (the startup probe passed, or the container runs when there is none) is the
-kubelet's view and prints no line, so gaps that start or end there have no truth here.
-`
