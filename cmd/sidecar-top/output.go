@@ -1,14 +1,97 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-func writeJSON(w io.Writer, namespace, target string, s timeline.Snapshot) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(timeline.NewDocument(namespace, target, s))
+// writeJSON prints the final timeline as a timeline.Document, compact unless pretty. It writes
+// one pod (job, Event) at a time, so that a timeline of thousands of pods is never held whole
+// as text: the output costs what one pod's does.
+func writeJSON(w io.Writer, namespace, target string, s timeline.Snapshot, pretty bool) error {
+	d := timeline.NewDocument(namespace, target, s)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	jw := &jsonWriter{w: bw, pretty: pretty}
+	head, err := json.Marshal(struct {
+		Kind      string `json:"kind"`
+		Version   int    `json:"version"`
+		Namespace string `json:"namespace,omitempty"`
+		Target    string `json:"target,omitempty"`
+	}{d.Kind, d.Version, d.Namespace, d.Target})
+	if err != nil {
+		return err
+	}
+	jw.raw(head[:len(head)-1]) // the object, still open
+	jw.list("pods", len(d.Pods), false, func(i int) any { return d.Pods[i] })
+	jw.list("jobs", len(d.Jobs), true, func(i int) any { return d.Jobs[i] })
+	jw.list("events", len(d.Events), true, func(i int) any { return d.Events[i] })
+	jw.list("notes", len(d.Notes), true, func(i int) any { return d.Notes[i] })
+	jw.raw([]byte("}\n"))
+	if jw.err != nil {
+		return jw.err
+	}
+	return bw.Flush()
+}
+
+// jsonWriter writes the members of a JSON object one value at a time.
+type jsonWriter struct {
+	w      *bufio.Writer
+	pretty bool
+	buf    bytes.Buffer
+	err    error
+}
+
+func (j *jsonWriter) raw(b []byte) {
+	if j.err == nil {
+		_, j.err = j.w.Write(b)
+	}
+}
+
+// list writes `,"name":[v0,v1,...]`, each value marshalled on its own; an empty list is left
+// out when omitEmpty.
+func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) {
+	if n == 0 && omitEmpty {
+		return
+	}
+	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp() + `[`))
+	for i := range n {
+		b, err := json.Marshal(at(i))
+		if err != nil && j.err == nil {
+			j.err = err
+		}
+		if i > 0 {
+			j.raw([]byte(","))
+		}
+		j.raw([]byte(j.nl(2)))
+		if j.pretty {
+			j.buf.Reset()
+			if err := json.Indent(&j.buf, b, "    ", "  "); err == nil {
+				b = j.buf.Bytes()
+			}
+		}
+		j.raw(b)
+	}
+	if n > 0 {
+		j.raw([]byte(j.nl(1)))
+	}
+	j.raw([]byte("]"))
+}
+
+// nl is a new line at depth d when pretty, else nothing.
+func (j *jsonWriter) nl(d int) string {
+	if !j.pretty {
+		return ""
+	}
+	return "\n" + string(bytes.Repeat([]byte("  "), d))
+}
+
+func (j *jsonWriter) sp() string {
+	if j.pretty {
+		return " "
+	}
+	return ""
 }

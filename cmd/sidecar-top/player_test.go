@@ -76,7 +76,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var liveJSON bytes.Buffer
-			if err := writeJSON(&liveJSON, tgt.Namespace, tgt.String(), live); err != nil {
+			if err := writeJSON(&liveJSON, tgt.Namespace, tgt.String(), live, false); err != nil {
 				t.Fatal(err)
 			}
 			var want any

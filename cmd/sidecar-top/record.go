@@ -110,7 +110,7 @@ func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, r
 	}
 	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.path)
 	if r.json {
-		if err := writeJSON(s.Out, t.Namespace, t.String(), res.Final); err != nil {
+		if err := writeJSON(s.Out, t.Namespace, t.String(), res.Final, false); err != nil {
 			return err
 		}
 	}

@@ -23,10 +23,12 @@ import (
 type replayOptions struct {
 	output string
 	speed  string
+	pretty bool // -o json indented
 }
 
 func (o *replayOptions) addFlags(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&o.output, "output", "o", "", "json: print the final timeline as JSON instead of playing it")
+	cmd.Flags().BoolVar(&o.pretty, "pretty", false, "with -o json: indent the JSON (it is compact otherwise)")
 	cmd.Flags().StringVar(&o.speed, "speed", "1", "playing speed: 1, 2, 10 or max (plain output defaults to max)")
 }
 
@@ -131,7 +133,7 @@ func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOpt
 		if len(res.Final.Pods) == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
 			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 		}
-		return writeJSON(s.Out, ns, target, res.Final)
+		return writeJSON(s.Out, ns, target, res.Final, opts.pretty)
 	case s.terminal && !view.plain:
 		obs, err := readObservations(ctx, rd)
 		if err != nil {
