@@ -1,0 +1,339 @@
+package assert
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// Result is an assertion's value for one pod.
+type Result struct {
+	Truth Truth
+	// Detail shows the values compared, estimate and bounds, e.g. "0.25s [0.05s, 2.25s] < 3s";
+	// or, when Missing, what the pod lacks.
+	Detail string
+	// Missing is set when the assertion reads a container, milestone or gap the pod does not
+	// have; Truth is then False.
+	Missing bool
+}
+
+// missing is the error of reading what a pod does not have.
+type missing struct{ what string }
+
+func (m missing) Error() string { return m.what }
+
+// Eval evaluates the assertion for one pod. Times and durations are compared by their bounds
+// (see the package documentation): Truth is Uncertain when the bounds allow both outcomes.
+func (a *Assertion) Eval(p *timeline.Pod) Result {
+	v, err := eval(a.root, p)
+	if err != nil {
+		return Result{Truth: False, Detail: err.Error(), Missing: true}
+	}
+	return Result{Truth: v.truth, Detail: v.detail}
+}
+
+// Check reports a container that the assertion names and no pod of s has, as an *Error at
+// its column: most likely a misspelt name. Name-free assertions, and assertions about a
+// snapshot with no pods, pass.
+func (a *Assertion) Check(s timeline.Snapshot) error {
+	if len(s.Pods) == 0 {
+		return nil
+	}
+	known := map[string]bool{}
+	for _, p := range s.Pods {
+		for _, c := range p.Containers {
+			known[c.Name] = true
+		}
+	}
+	var bad *Error
+	walk(a.root, func(n node) {
+		lane, at := "", 0
+		switch n := n.(type) {
+		case *milestoneRef:
+			lane, at = n.lane, n.at
+		case *restartsRef:
+			lane, at = n.lane, n.at
+		}
+		if lane != "" && !known[lane] && bad == nil {
+			names := make([]string, 0, len(known))
+			for k := range known {
+				names = append(names, k)
+			}
+			sort.Strings(names)
+			bad = errAt(a.src, at, "unknown container %q: the pods have %s", lane, strings.Join(names, ", "))
+		}
+	})
+	if bad != nil {
+		return bad
+	}
+	return nil
+}
+
+// walk calls f on n and every node below it, in source order.
+func walk(n node, f func(node)) {
+	f(n)
+	switch n := n.(type) {
+	case *negate:
+		walk(n.x, f)
+	case *not:
+		walk(n.x, f)
+	case *arith:
+		walk(n.x, f)
+		walk(n.y, f)
+	case *compare:
+		walk(n.x, f)
+		walk(n.y, f)
+	case *logic:
+		walk(n.x, f)
+		walk(n.y, f)
+	case *gapRef:
+		if n.from != nil {
+			walk(n.from, f)
+			walk(n.to, f)
+		}
+	}
+}
+
+func eval(n node, p *timeline.Pod) (value, error) {
+	switch n := n.(type) {
+	case *literal:
+		if n.ty == tyNumber {
+			return value{ty: tyNumber, num: n.num}, nil
+		}
+		b := exactly(n.dur)
+		b.exact = n.text
+		return value{ty: tyDuration, b: b}, nil
+	case *milestoneRef:
+		m, err := findMilestone(p, n)
+		if err != nil {
+			return value{}, err
+		}
+		return value{ty: tyTime, b: offset(p, m)}, nil
+	case *restartsRef:
+		c := p.Container(n.lane)
+		if c == nil {
+			return value{}, missing{fmt.Sprintf("pod %s has no container %s", p.Name, n.lane)}
+		}
+		return value{ty: tyNumber, num: float64(c.RestartCount)}, nil
+	case *findingsCount:
+		k := 0
+		for _, f := range p.Findings() {
+			if n.severity == "" || f.Severity == n.severity {
+				k++
+			}
+		}
+		return value{ty: tyNumber, num: float64(k)}, nil
+	case *gapRef:
+		return evalGap(p, n)
+	case *negate:
+		x, err := eval(n.x, p)
+		x.b, x.num = x.b.neg(), -x.num
+		return x, err
+	case *arith:
+		return evalArith(n, p)
+	case *compare:
+		return evalCompare(n, p)
+	case *not:
+		x, err := eval(n.x, p)
+		x.truth = x.truth.not()
+		return x, err
+	case *logic:
+		x, err := eval(n.x, p)
+		if err != nil {
+			return x, err
+		}
+		y, err := eval(n.y, p)
+		if err != nil {
+			return y, err
+		}
+		t := x.truth.and(y.truth)
+		if n.op == tOr {
+			t = x.truth.or(y.truth)
+		}
+		return value{ty: tyTruth, truth: t, detail: x.detail + "; " + y.detail}, nil
+	}
+	panic(fmt.Sprintf("assert: unknown node %T", n))
+}
+
+func evalArith(n *arith, p *timeline.Pod) (value, error) {
+	x, err := eval(n.x, p)
+	if err != nil {
+		return x, err
+	}
+	y, err := eval(n.y, p)
+	if err != nil {
+		return y, err
+	}
+	if n.ty == tyNumber {
+		if n.op == tMinus {
+			return value{ty: tyNumber, num: x.num - y.num}, nil
+		}
+		return value{ty: tyNumber, num: x.num + y.num}, nil
+	}
+	b := x.b.plus(y.b)
+	if n.op == tMinus {
+		b = x.b.minus(y.b)
+	}
+	return value{ty: n.ty, b: b}, nil
+}
+
+func evalCompare(n *compare, p *timeline.Pod) (value, error) {
+	x, err := eval(n.x, p)
+	if err != nil {
+		return x, err
+	}
+	y, err := eval(n.y, p)
+	if err != nil {
+		return y, err
+	}
+	var t Truth
+	if x.ty == tyNumber {
+		t = compareNumbers(n.op, x.num, y.num)
+	} else {
+		t = compareBounds(n.op, x.b, y.b)
+	}
+	return value{ty: tyTruth, truth: t, detail: x.format() + " " + opText[n.op] + " " + y.format()}, nil
+}
+
+var opText = map[tokenKind]string{tLT: "<", tLE: "<=", tGT: ">", tGE: ">=", tEQ: "==", tNE: "!="}
+
+// findMilestone is the milestone a reference names in p.
+func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error) {
+	if r.lane == "" {
+		var found *timeline.Milestone
+		for _, m := range p.Milestones.All() {
+			if m.Kind == r.kind {
+				found = m
+				if !r.latest {
+					break
+				}
+			}
+		}
+		if found == nil {
+			return nil, missing{fmt.Sprintf("pod %s has no %s", p.Name, r.text)}
+		}
+		return found, nil
+	}
+	c := p.Container(r.lane)
+	if c == nil {
+		return nil, missing{fmt.Sprintf("pod %s has no container %s", p.Name, r.lane)}
+	}
+	var found *timeline.Milestone
+	if r.hasAttempt {
+		found = c.Find(r.kind, r.attempt)
+	} else {
+		for _, run := range c.Runs {
+			if m := c.Find(r.kind, run.Attempt); m != nil {
+				found = m
+				if !r.latest {
+					break
+				}
+			}
+		}
+	}
+	if found == nil {
+		return nil, missing{fmt.Sprintf("pod %s has no %s", p.Name, r.text)}
+	}
+	return found, nil
+}
+
+// offset is a milestone's time as bounds from the pod's creation; a zero Earliest or Latest is
+// an unbounded end.
+func offset(p *timeline.Pod, m *timeline.Milestone) bounds {
+	b := bounds{est: m.At.Sub(p.Created), lo: negInf, hi: posInf}
+	if !m.Earliest.IsZero() {
+		b.lo = m.Earliest.Sub(p.Created)
+	}
+	if !m.Latest.IsZero() {
+		b.hi = m.Latest.Sub(p.Created)
+	}
+	return b
+}
+
+// evalGap is the span of the named gap, its ends unbounded where a milestone's are.
+func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
+	for i := range p.Gaps {
+		g := &p.Gaps[i]
+		if !n.matches(g) {
+			continue
+		}
+		b := bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}
+		from, to := p.Find(g.From.Container, g.From.Kind, g.From.Attempt), p.Find(g.To.Container, g.To.Kind, g.To.Attempt)
+		if from == nil || to == nil || from.Latest.IsZero() || to.Earliest.IsZero() {
+			b.lo = negInf
+		}
+		if from == nil || to == nil || from.Earliest.IsZero() || to.Latest.IsZero() {
+			b.hi = posInf
+		}
+		return value{ty: tyDuration, b: b}, nil
+	}
+	names := make([]string, len(p.Gaps))
+	for i, g := range p.Gaps {
+		names[i] = fmt.Sprintf("%q", g.Name)
+	}
+	if len(names) == 0 {
+		return value{}, missing{fmt.Sprintf("pod %s has no %s: it has no named gaps", p.Name, n.text)}
+	}
+	return value{}, missing{fmt.Sprintf("pod %s has no %s: its gaps are %s", p.Name, n.text, strings.Join(names, ", "))}
+}
+
+// matches reports whether g is the gap n names: by its name, or by its two milestones.
+func (n *gapRef) matches(g *timeline.Gap) bool {
+	if n.name != "" {
+		name := normalizeGap(g.Name)
+		if name == n.name {
+			return true
+		}
+		// "pod deletion → last exit (sidecar)" matches "pod deletion → last exit".
+		if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && name[:i] == n.name {
+			return true
+		}
+		return false
+	}
+	return n.from.is(g.From) && n.to.is(g.To)
+}
+
+// is reports whether the reference names the milestone r: the same lane and kind, and the
+// same attempt if one is given.
+func (m *milestoneRef) is(r timeline.MilestoneRef) bool {
+	return m.lane == r.Container && m.kind == r.Kind && (!m.hasAttempt || m.attempt == r.Attempt)
+}
+
+// Outcome is an assertion's result over several pods: the worst pod's truth, and each pod's.
+type Outcome struct {
+	Truth Truth
+	Pods  []PodResult // in the order given
+}
+
+// PodResult is the result for one pod.
+type PodResult struct {
+	Pod string
+	Result
+}
+
+// EvalPods evaluates the assertion for each pod; it holds only as well as it holds for the
+// worst of them. With no pods it is false: there is nothing to show it holds of.
+func (a *Assertion) EvalPods(pods []*timeline.Pod) Outcome {
+	o := Outcome{Truth: True}
+	if len(pods) == 0 {
+		o.Truth = False
+	}
+	for _, p := range pods {
+		r := a.Eval(p)
+		o.Pods = append(o.Pods, PodResult{Pod: p.Name, Result: r})
+		o.Truth = min(o.Truth, r.Truth)
+	}
+	return o
+}
+
+// Decider is the pod whose result decided the outcome: the first with the outcome's truth.
+func (o Outcome) Decider() (PodResult, bool) {
+	for _, r := range o.Pods {
+		if r.Truth == o.Truth {
+			return r, true
+		}
+	}
+	return PodResult{}, false
+}

@@ -1,0 +1,257 @@
+package assert
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// Error is a bad assertion: what is wrong, and where.
+type Error struct {
+	Col int    // the column of the problem, counted in characters from 1
+	Msg string // what is wrong, in words
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
+
+// errAt makes an Error at byte offset pos of src.
+func errAt(src string, pos int, format string, args ...any) *Error {
+	pos = min(max(pos, 0), len(src))
+	return &Error{Col: utf8.RuneCountInString(src[:pos]) + 1, Msg: fmt.Sprintf(format, args...)}
+}
+
+// tokenKind says what a token is.
+type tokenKind int
+
+const (
+	tEOF      tokenKind = iota
+	tName               // a name in a lane's place: letters, digits, - and _
+	tField              // the name after a dot: letters, digits and _
+	tNumber             // 3, 0.5
+	tDuration           // 500ms, 1m30s
+	tString             // "..."
+	tDot
+	tComma
+	tLParen
+	tRParen
+	tLBrack
+	tRBrack
+	tPlus
+	tMinus
+	tNot
+	tAnd
+	tOr
+	tLT
+	tLE
+	tGT
+	tGE
+	tEQ
+	tNE
+)
+
+// token is one lexeme, at byte offset pos of the source.
+type token struct {
+	kind tokenKind
+	pos  int
+	text string        // the source text
+	str  string        // a tString's value
+	num  float64       // a tNumber's value
+	dur  time.Duration // a tDuration's value
+}
+
+// lex cuts src into tokens, ending with tEOF.
+func lex(src string) ([]token, error) {
+	var toks []token
+	i := 0
+	for {
+		for i < len(src) && isSpace(src[i]) {
+			i++
+		}
+		if i == len(src) {
+			return append(toks, token{kind: tEOF, pos: i}), nil
+		}
+		start, c := i, src[i]
+		afterDot := len(toks) > 0 && toks[len(toks)-1].kind == tDot
+		var t token
+		switch {
+		case isLetter(c) && afterDot:
+			for i < len(src) && (isLetter(src[i]) || isDigit(src[i])) {
+				i++
+			}
+			t = token{kind: tField}
+		case isLetter(c):
+			i = nameEnd(src, i)
+			t = token{kind: tName}
+		case isDigit(c):
+			tok, err := lexNumber(src, i)
+			if err != nil {
+				return nil, err
+			}
+			toks = append(toks, tok)
+			i += len(tok.text)
+			continue
+		case c == '"':
+			end, s, err := lexString(src, i)
+			if err != nil {
+				return nil, err
+			}
+			i = end
+			t = token{kind: tString, str: s}
+		default:
+			kind, n, err := lexOperator(src, i)
+			if err != nil {
+				return nil, err
+			}
+			i += n
+			t = token{kind: kind}
+		}
+		t.pos, t.text = start, src[start:i]
+		toks = append(toks, t)
+	}
+}
+
+// nameEnd is where the name that begins at i ends. A - belongs to a name when a letter, digit
+// or _ follows it, as in init-sleep.
+func nameEnd(src string, i int) int {
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case isLetter(c) || isDigit(c):
+			i++
+		case c == '-' && i+1 < len(src) && (isLetter(src[i+1]) || isDigit(src[i+1])):
+			i += 2
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// lexNumber reads a number or a duration at i: a run of digits, dots and unit letters.
+func lexNumber(src string, i int) (token, error) {
+	start := i
+	unit := false
+	for i < len(src) {
+		c := src[i]
+		if isDigit(c) || c == '.' {
+			i++
+			continue
+		}
+		if isLetter(c) {
+			unit = true
+			i++
+			continue
+		}
+		if r, n := utf8.DecodeRuneInString(src[i:]); r == 'µ' || r == 'μ' {
+			unit = true
+			i += n
+			continue
+		}
+		break
+	}
+	text := src[start:i]
+	if !unit {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil {
+			return token{}, errAt(src, start, "bad number %q", text)
+		}
+		return token{kind: tNumber, pos: start, text: text, num: f}, nil
+	}
+	d, err := time.ParseDuration(text)
+	if err != nil {
+		return token{}, errAt(src, start, "bad duration %q: write a number and a unit, ms, s, m or h (e.g. 500ms, 1.5s, 1m30s)", text)
+	}
+	return token{kind: tDuration, pos: start, text: text, dur: d}, nil
+}
+
+// lexString reads a double-quoted string at i, with Go's escapes.
+func lexString(src string, i int) (end int, s string, err error) {
+	j := i + 1
+	for j < len(src) && src[j] != '"' {
+		if src[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	if j >= len(src) {
+		return 0, "", errAt(src, i, "the string that begins here has no closing \"")
+	}
+	s, uerr := strconv.Unquote(src[i : j+1])
+	if uerr != nil {
+		return 0, "", errAt(src, i, "bad string %s: %v", src[i:j+1], uerr)
+	}
+	return j + 1, s, nil
+}
+
+// lexOperator reads punctuation and operators at i.
+func lexOperator(src string, i int) (tokenKind, int, error) {
+	two := ""
+	if i+2 <= len(src) {
+		two = src[i : i+2]
+	}
+	switch two {
+	case "&&":
+		return tAnd, 2, nil
+	case "||":
+		return tOr, 2, nil
+	case "<=":
+		return tLE, 2, nil
+	case ">=":
+		return tGE, 2, nil
+	case "==":
+		return tEQ, 2, nil
+	case "!=":
+		return tNE, 2, nil
+	}
+	switch src[i] {
+	case '.':
+		return tDot, 1, nil
+	case ',':
+		return tComma, 1, nil
+	case '(':
+		return tLParen, 1, nil
+	case ')':
+		return tRParen, 1, nil
+	case '[':
+		return tLBrack, 1, nil
+	case ']':
+		return tRBrack, 1, nil
+	case '+':
+		return tPlus, 1, nil
+	case '-':
+		return tMinus, 1, nil
+	case '!':
+		return tNot, 1, nil
+	case '<':
+		return tLT, 1, nil
+	case '>':
+		return tGT, 1, nil
+	case '=':
+		return 0, 0, errAt(src, i, "= alone: compare with ==")
+	case '&':
+		return 0, 0, errAt(src, i, "& alone: write && for and")
+	case '|':
+		return 0, 0, errAt(src, i, "| alone: write || for or")
+	case '\'':
+		return 0, 0, errAt(src, i, "strings are written in double quotes")
+	}
+	r, _ := utf8.DecodeRuneInString(src[i:])
+	return 0, 0, errAt(src, i, "unexpected %q", r)
+}
+
+func isSpace(c byte) bool  { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' }
+
+// describe names a token for an error message.
+func (t token) describe() string {
+	switch t.kind {
+	case tEOF:
+		return "the end"
+	case tString:
+		return t.text
+	}
+	return strings.TrimSpace(fmt.Sprintf("%q", t.text))
+}

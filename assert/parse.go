@@ -1,0 +1,389 @@
+package assert
+
+import (
+	"math"
+	"strings"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// Assertion is a parsed, type-checked assertion.
+type Assertion struct {
+	src  string
+	root node
+}
+
+// String is the assertion as written.
+func (a *Assertion) String() string { return a.src }
+
+// Parse reads one assertion. A bad one gives an *Error that says what is wrong and at which
+// column: a syntax error, an unknown milestone kind, a bad duration, unbalanced parentheses, or
+// a type error such as comparing a time with a count. Container names are checked later,
+// against a timeline (Check).
+func Parse(src string) (*Assertion, error) {
+	toks, err := lex(src)
+	if err != nil {
+		return nil, err
+	}
+	p := &parser{src: src, toks: toks}
+	if p.peek().kind == tEOF {
+		return nil, p.errAt(0, "the assertion is empty")
+	}
+	root, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	if t := p.peek(); t.kind != tEOF {
+		if t.kind == tRParen {
+			return nil, p.errAt(t.pos, "this ) closes no (")
+		}
+		return nil, p.errAt(t.pos, "unexpected %s: an operator (&&, ||, <, -, ...) or the end was expected", t.describe())
+	}
+	if root.typ() != tyTruth {
+		return nil, p.errAt(0, "the assertion is %s, not true or false: compare it, e.g. app.start - sidecar.started < 3s", root.typ().article())
+	}
+	return &Assertion{src: src, root: root}, nil
+}
+
+type parser struct {
+	src  string
+	toks []token
+	i    int
+}
+
+func (p *parser) peek() token { return p.toks[p.i] }
+
+func (p *parser) next() token {
+	t := p.toks[p.i]
+	if t.kind != tEOF {
+		p.i++
+	}
+	return t
+}
+
+func (p *parser) errAt(pos int, format string, args ...any) *Error {
+	return errAt(p.src, pos, format, args...)
+}
+
+// expect consumes a token of kind k, or says what was wanted.
+func (p *parser) expect(k tokenKind, what string) (token, error) {
+	t := p.next()
+	if t.kind != k {
+		return t, p.errAt(t.pos, "%s expected, found %s", what, t.describe())
+	}
+	return t, nil
+}
+
+func (p *parser) or() (node, error)  { return p.logic(tOr, p.and) }
+func (p *parser) and() (node, error) { return p.logic(tAnd, p.unary) }
+
+// logic reads operands joined by op, each a truth.
+func (p *parser) logic(op tokenKind, operand func() (node, error)) (node, error) {
+	x, err := operand()
+	if err != nil {
+		return nil, err
+	}
+	for p.peek().kind == op {
+		t := p.next()
+		y, err := operand()
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range []node{x, y} {
+			if n.typ() != tyTruth {
+				return nil, p.errAt(n.pos(), "%s joins truths, and this is %s: compare it first", t.text, n.typ().article())
+			}
+		}
+		x = &logic{at: t.pos, op: op, x: x, y: y}
+	}
+	return x, nil
+}
+
+func (p *parser) unary() (node, error) {
+	if p.peek().kind != tNot {
+		return p.comparison()
+	}
+	t := p.next()
+	x, err := p.unary()
+	if err != nil {
+		return nil, err
+	}
+	if x.typ() != tyTruth {
+		return nil, p.errAt(t.pos, "! negates a truth, and this is %s", x.typ().article())
+	}
+	return &not{at: t.pos, x: x}, nil
+}
+
+func isComparison(k tokenKind) bool { return k >= tLT && k <= tNE }
+
+func (p *parser) comparison() (node, error) {
+	x, err := p.sum()
+	if err != nil {
+		return nil, err
+	}
+	if !isComparison(p.peek().kind) {
+		return x, nil
+	}
+	t := p.next()
+	y, err := p.sum()
+	if err != nil {
+		return nil, err
+	}
+	if n := p.peek(); isComparison(n.kind) {
+		return nil, p.errAt(n.pos, "comparisons do not chain: join them with &&, e.g. a < b && b < c")
+	}
+	if err := p.comparable(t, x, y); err != nil {
+		return nil, err
+	}
+	return &compare{at: t.pos, op: t.kind, x: x, y: y}, nil
+}
+
+// comparable checks that x and y can be compared with t.
+func (p *parser) comparable(t token, x, y node) error {
+	tx, ty := x.typ(), y.typ()
+	switch {
+	case tx == tyTruth || ty == tyTruth:
+		return p.errAt(t.pos, "%s compares times, durations or counts, not truths: join truths with && or ||", t.text)
+	case tx == ty:
+		return nil
+	case tx == tyDuration && ty == tyNumber || tx == tyNumber && ty == tyDuration:
+		return p.errAt(t.pos, "cannot compare a duration with a plain number: give the number a unit, e.g. 3s")
+	case tx == tyTime || ty == tyTime:
+		return p.errAt(t.pos, "cannot compare %s with %s: subtract two times for a duration, e.g. app.start - sidecar.started < 3s", tx.article(), ty.article())
+	}
+	return p.errAt(t.pos, "cannot compare %s with %s", tx.article(), ty.article())
+}
+
+func (p *parser) sum() (node, error) {
+	x, err := p.term()
+	if err != nil {
+		return nil, err
+	}
+	for k := p.peek().kind; k == tPlus || k == tMinus; k = p.peek().kind {
+		t := p.next()
+		y, err := p.term()
+		if err != nil {
+			return nil, err
+		}
+		ty, ok := arithType(k, x.typ(), y.typ())
+		if !ok {
+			verb := "add"
+			if k == tMinus {
+				verb = "subtract"
+			}
+			return nil, p.errAt(t.pos, "cannot %s %s and %s", verb, x.typ().article(), y.typ().article())
+		}
+		x = &arith{at: t.pos, op: k, x: x, y: y, ty: ty}
+	}
+	return x, nil
+}
+
+// arithType is the type of x op y, if it has one.
+func arithType(op tokenKind, x, y typ) (typ, bool) {
+	switch {
+	case x == tyTime && y == tyTime && op == tMinus:
+		return tyDuration, true
+	case x == tyTime && y == tyDuration, x == tyDuration && y == tyTime && op == tPlus:
+		return tyTime, true
+	case x == tyDuration && y == tyDuration:
+		return tyDuration, true
+	case x == tyNumber && y == tyNumber:
+		return tyNumber, true
+	}
+	return 0, false
+}
+
+func (p *parser) term() (node, error) {
+	t := p.next()
+	switch t.kind {
+	case tMinus:
+		x, err := p.term()
+		if err != nil {
+			return nil, err
+		}
+		if x.typ() != tyDuration && x.typ() != tyNumber {
+			return nil, p.errAt(t.pos, "cannot negate %s", x.typ().article())
+		}
+		return &negate{at: t.pos, x: x}, nil
+	case tLParen:
+		x, err := p.or()
+		if err != nil {
+			return nil, err
+		}
+		if c := p.next(); c.kind != tRParen {
+			if c.kind == tEOF {
+				return nil, p.errAt(t.pos, "this ( is never closed")
+			}
+			return nil, p.errAt(c.pos, ") expected, found %s", c.describe())
+		}
+		return x, nil
+	case tDuration:
+		return &literal{at: t.pos, ty: tyDuration, dur: t.dur, text: t.text}, nil
+	case tNumber:
+		return &literal{at: t.pos, ty: tyNumber, num: t.num, text: t.text}, nil
+	case tString:
+		if t.str == "" {
+			return nil, p.errAt(t.pos, "a container's name cannot be empty")
+		}
+		return p.laneField(t, t.str)
+	case tName:
+		switch t.text {
+		case "count":
+			if p.peek().kind == tLParen {
+				return p.count(t)
+			}
+		case "gap":
+			if p.peek().kind == tLParen {
+				return p.gap(t)
+			}
+		case "pod":
+			return p.laneField(t, "")
+		}
+		return p.laneField(t, t.text)
+	case tEOF:
+		return nil, p.errAt(t.pos, "the assertion ends where a value was expected")
+	case tRParen:
+		return nil, p.errAt(t.pos, "a value was expected before this )")
+	}
+	return nil, p.errAt(t.pos, "a value (a milestone, gap, count, duration or number) was expected, found %s", t.describe())
+}
+
+// laneField reads .KIND, .KIND[n] or .restarts after a lane (lane is "" for the pod).
+func (p *parser) laneField(laneTok token, lane string) (node, error) {
+	if p.peek().kind != tDot {
+		return nil, p.errAt(laneTok.pos, "%s alone is not a value: name a milestone, e.g. %s.start, or write %s.restarts", laneTok.text, laneTok.text, laneTok.text)
+	}
+	p.next()
+	f, err := p.expect(tField, "a milestone kind after the dot")
+	if err != nil {
+		return nil, err
+	}
+	kinds, list, what := containerKinds, containerKindList, "a container's"
+	if laneTok.kind == tName && lane == "" {
+		kinds, list, what = podKinds, podKindList, "the pod's"
+	}
+	if f.text == "restarts" {
+		if lane == "" && laneTok.kind == tName {
+			return nil, p.errAt(f.pos, "the pod has no restart count: give a container's, e.g. app.restarts")
+		}
+		return &restartsRef{at: laneTok.pos, lane: lane}, nil
+	}
+	k, ok := kinds[f.text]
+	if !ok {
+		if n := p.toks[p.i:]; len(n) > 1 && n[0].kind == tMinus && n[0].pos == f.pos+len(f.text) && n[1].kind == tName {
+			if _, ok := kinds[f.text+"_"+n[1].text]; ok {
+				return nil, p.errAt(f.pos, "write %s_%s: a kind's - is written _ here", f.text, n[1].text)
+			}
+		}
+		return nil, p.errAt(f.pos, "unknown milestone kind %q of %s lane: want %s", f.text, what, list)
+	}
+	m := &milestoneRef{at: laneTok.pos, lane: lane, kind: k.kind, latest: k.latest}
+	if p.peek().kind == tLBrack {
+		b := p.next()
+		if lane == "" && laneTok.kind == tName {
+			return nil, p.errAt(b.pos, "the pod's milestones have no attempt [n]: only a container's runs do")
+		}
+		n, err := p.expect(tNumber, "an attempt number after [")
+		if err != nil {
+			return nil, err
+		}
+		if n.num < 0 || n.num != math.Trunc(n.num) || n.num > math.MaxInt32 {
+			return nil, p.errAt(n.pos, "an attempt is a whole number, 0 for the first run")
+		}
+		if k.kind == timeline.MRestart && n.num == 0 {
+			return nil, p.errAt(n.pos, "restart[0] does not exist: restart[n] is the nth restart, from 1 (the first run is start)")
+		}
+		if _, err := p.expect(tRBrack, "]"); err != nil {
+			return nil, err
+		}
+		m.attempt, m.hasAttempt = int32(n.num), true
+	}
+	m.text = p.src[laneTok.pos : p.toks[p.i-1].pos+len(p.toks[p.i-1].text)]
+	return m, nil
+}
+
+// count reads count(findings) or count(findings, SEVERITY) after "count".
+func (p *parser) count(name token) (node, error) {
+	p.next() // (
+	what, err := p.expect(tName, "findings")
+	if err != nil {
+		return nil, err
+	}
+	if what.text != "findings" {
+		return nil, p.errAt(what.pos, "count counts findings: write count(findings) or count(findings, warning)")
+	}
+	n := &findingsCount{at: name.pos}
+	if p.peek().kind == tComma {
+		p.next()
+		sev, err := p.expect(tName, "a severity, warning or info,")
+		if err != nil {
+			return nil, err
+		}
+		switch s := timeline.Severity(sev.text); s {
+		case timeline.SeverityWarning, timeline.SeverityInfo:
+			n.severity = s
+		default:
+			return nil, p.errAt(sev.pos, "unknown severity %q: want warning or info", sev.text)
+		}
+	}
+	if _, err := p.expect(tRParen, ")"); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// gap reads gap("FROM → TO") or gap(a.KIND, b.KIND) after "gap".
+func (p *parser) gap(name token) (node, error) {
+	p.next() // (
+	g := &gapRef{at: name.pos}
+	if s := p.peek(); s.kind == tString && p.toks[p.i+1].kind != tDot {
+		p.next()
+		g.name = normalizeGap(s.str)
+		if !strings.Contains(g.name, "→") {
+			return nil, p.errAt(s.pos, "a gap's name reads FROM → TO (or FROM -> TO), e.g. \"app SIGTERM → app exit\"")
+		}
+	} else {
+		from, err := p.gapEnd()
+		if err != nil {
+			return nil, err
+		}
+		if _, err := p.expect(tComma, "a comma between the gap's two milestones"); err != nil {
+			return nil, err
+		}
+		to, err := p.gapEnd()
+		if err != nil {
+			return nil, err
+		}
+		g.from, g.to = from, to
+	}
+	end, err := p.expect(tRParen, ")")
+	if err != nil {
+		return nil, err
+	}
+	g.text = p.src[name.pos : end.pos+1]
+	return g, nil
+}
+
+// gapEnd reads one milestone of gap(a, b).
+func (p *parser) gapEnd() (*milestoneRef, error) {
+	t := p.peek()
+	if t.kind != tName && t.kind != tString {
+		return nil, p.errAt(t.pos, "gap( wants a gap's name in quotes, or two milestones: gap(app.sigterm, app.exit)")
+	}
+	n, err := p.term()
+	if err != nil {
+		return nil, err
+	}
+	m, ok := n.(*milestoneRef)
+	if !ok {
+		return nil, p.errAt(t.pos, "a gap runs between two milestones, e.g. gap(app.sigterm, app.exit)")
+	}
+	return m, nil
+}
+
+// normalizeGap writes a gap's name one way: -> as →, spaces single, lower case.
+func normalizeGap(s string) string {
+	s = strings.ReplaceAll(s, "->", "→")
+	s = strings.ReplaceAll(s, "→", " → ")
+	return strings.ToLower(strings.Join(strings.Fields(s), " "))
+}

@@ -1,0 +1,135 @@
+package assert
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// final plays an embedded recording to its final timeline.
+func final(t *testing.T, name string) timeline.Snapshot {
+	t.Helper()
+	f, err := recordings.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := watch.NewReader(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Final.Pods) != 1 {
+		t.Fatalf("%s: %d pods, want 1", name, len(res.Final.Pods))
+	}
+	return res.Final
+}
+
+// TestRecordings: assertions about what the real recordings show (recordings/README.md).
+func TestRecordings(t *testing.T) {
+	tests := []struct {
+		recording, src string
+		want           Truth
+		missing        bool
+	}{
+		// The sidecar's startup probe held it 2.4–4.5 s; the app started after it.
+		{"startup-probe", "sidecar.started - sidecar.start > 2s", True, false},
+		{"startup-probe", "app.start > sidecar.started", True, false},
+		{"startup-probe", "app.start - sidecar.started < 1s", Uncertain, false},
+		{"startup-probe", "gap(sidecar.started, app.start) >= 0s", True, false},
+		{"startup-probe", `gap("init-sleep exit → sidecar start") < 2s`, True, false},
+		{"startup-probe", "init-sleep.exit < sidecar.start", True, false},
+		{"startup-probe", "count(findings, warning) == 0 && count(findings) == 1", True, false},
+		{"startup-probe", "pod.deleted > pod.deleting", True, false},
+		// The app drained for 3 s; the sidecar's SIGTERM is inferred after the app's exit.
+		{"termination-order", `gap("app SIGTERM -> app exit") > 1s`, True, false},
+		{"termination-order", `gap("app SIGTERM -> app exit") < 3s`, Uncertain, false},
+		{"termination-order", "gap(app.exit, sidecar.sigterm) < 5s", True, false},
+		// Both finishedAt read the same second: only the kubelet's order, which the gap knows,
+		// puts the sidecar's exit after the app's.
+		{"termination-order", "sidecar.exit - app.exit >= 0s", Uncertain, false},
+		{"termination-order", "gap(app.exit, sidecar.sigterm) >= 0s && gap(sidecar.sigterm, sidecar.exit) >= 0s", True, false},
+		{"termination-order", "sidecar.restarts == 0 && app.restarts == 0", True, false},
+		// A sidecar that ignored SIGTERM was killed after the grace period.
+		{"job-native-sidecar", `gap("sidecar SIGTERM → sidecar exit") < 5s`, False, false},
+		{"job-native-sidecar", "count(findings, warning) == 0", False, false},
+		{"job-native-sidecar", "pod.phase - main.exit > 25s", True, false},
+		// A crashing sidecar restarted four times, ever later.
+		{"crashing-sidecar", "sidecar.restarts == 0", False, false},
+		{"crashing-sidecar", "app.restarts == 0", True, false},
+		{"crashing-sidecar", "sidecar.restart[4] - sidecar.restart[3] > 30s", True, false},
+		{"crashing-sidecar", "sidecar.restart > sidecar.restart[3]", True, false},
+		// A classic sidecar never exits, so the Job never completes.
+		{"job-classic-sidecar", "sidecar.exit - main.exit < 5s", False, true},
+		{"job-classic-sidecar", "pod.phase - main.exit < 5s", False, true},
+	}
+	snaps := map[string]timeline.Snapshot{}
+	for _, tt := range tests {
+		t.Run(tt.recording+": "+tt.src, func(t *testing.T) {
+			s, ok := snaps[tt.recording]
+			if !ok {
+				s = final(t, tt.recording)
+				snaps[tt.recording] = s
+			}
+			a, err := Parse(tt.src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := a.Check(s); err != nil {
+				t.Fatal(err)
+			}
+			got := a.Eval(s.Pods[0])
+			if got.Truth != tt.want || got.Missing != tt.missing {
+				t.Errorf("got %v (missing %v): %s; want %v (missing %v)", got.Truth, got.Missing, got.Detail, tt.want, tt.missing)
+			}
+		})
+	}
+}
+
+// TestRecordingGaps: gap(...) reads the very span the timeline computed for every named gap of
+// every recording, by its name and by its two milestones.
+func TestRecordingGaps(t *testing.T) {
+	for _, name := range recordings.Names() {
+		s := final(t, name)
+		for _, g := range s.Pods[0].Gaps {
+			want := value{ty: tyDuration, b: bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}}.format() + " < 1h"
+			for _, src := range []string{
+				`gap("` + g.Name + `") < 1h`,
+				"gap(" + refText(g.From) + ", " + refText(g.To) + ") < 1h",
+			} {
+				a, err := Parse(src)
+				if err != nil {
+					t.Fatalf("%s: %v", src, err)
+				}
+				if got := a.Eval(s.Pods[0]); got != (Result{Truth: True, Detail: want}) {
+					t.Errorf("%s: %s: got %+v, want detail %q", name, src, got, want)
+				}
+			}
+		}
+	}
+}
+
+// refText writes a gap's end as the language does.
+func refText(r timeline.MilestoneRef) string {
+	lane := `"` + r.Container + `"`
+	if r.Container == "" {
+		lane = "pod"
+	}
+	kind := string(r.Kind)
+	for name, k := range containerKinds {
+		if k.kind == r.Kind {
+			kind = name
+		}
+	}
+	if r.Container == "" {
+		return lane + "." + kind
+	}
+	return lane + "." + kind + "[" + string(rune('0'+r.Attempt)) + "]"
+}
