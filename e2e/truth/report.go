@@ -37,11 +37,19 @@ func report(out io.Writer, sc harness.Scenario, r *harness.Run) (summary, error)
 	} else {
 		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "gap\ttool\t[min, max]\ttruth\terror\ttruth in [min, max]")
+		var outside []string
 		for _, g := range p.Gaps {
-			fmt.Fprintln(tw, gapRow(g, r, points, &sum))
+			row, miss := gapRow(g, r, points, &sum)
+			fmt.Fprintln(tw, row)
+			if miss != "" {
+				outside = append(outside, miss)
+			}
 		}
 		if err := tw.Flush(); err != nil {
 			return sum, err
+		}
+		for _, m := range outside {
+			fmt.Fprintf(out, "  %s\n", m)
 		}
 	}
 	n, errs := sc.Witnessed(r, p)
@@ -55,14 +63,15 @@ func report(out io.Writer, sc harness.Scenario, r *harness.Run) (summary, error)
 	return sum, nil
 }
 
-// gapRow is one gap's row, tab-separated, and counts it in sum.
-func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary) string {
+// gapRow is one gap's row, tab-separated, and counts it in sum. When the truth lies outside the
+// tool's [min, max], miss says so to the microsecond, which the row's milliseconds may hide.
+func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary) (row, miss string) {
 	sum.gaps++
 	tool := fmt.Sprintf("%s ±%s", secs(g.Span.Value), secs(g.Span.Plus()))
 	bounds := fmt.Sprintf("[%s, %s]", secs(g.Span.Min), secs(g.Span.Max))
 	truth, ok := r.BoundsOfGap(g, points)
 	if !ok {
-		return fmt.Sprintf("%s\t%s\t%s\t-\t-\tno truth: %s", g.Name, tool, bounds, whyNoTruth(g))
+		return fmt.Sprintf("%s\t%s\t%s\t-\t-\tno truth: %s", g.Name, tool, bounds, whyNoTruth(g)), ""
 	}
 	sum.withTruth++
 	in := "yes"
@@ -77,9 +86,13 @@ func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary
 	}
 	if in != "NO" {
 		sum.inBounds++
+	} else {
+		miss = fmt.Sprintf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: the logs put it in [%s, %s]%s; the tool says [%s, %s]",
+			g.Name, micros(truth.Lo, "-∞"), micros(truth.Hi, "∞"), exactly(truth),
+			g.Span.Min.Round(time.Microsecond), g.Span.Max.Round(time.Microsecond))
 	}
 	if !truth.Exact {
-		return fmt.Sprintf("%s\t%s\t%s\t%s\t-\t%s", g.Name, tool, bounds, oneSided(truth), in)
+		return fmt.Sprintf("%s\t%s\t%s\t%s\t-\t%s", g.Name, tool, bounds, oneSided(truth), in), miss
 	}
 	e := g.Span.Value - truth.Value
 	sum.exact++
@@ -90,7 +103,23 @@ func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary
 	if truth.Plus > 0 {
 		t += " ±" + secs(truth.Plus)
 	}
-	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", g.Name, tool, bounds, t, signed(e), in)
+	return fmt.Sprintf("%s\t%s\t%s\t%s\t%s\t%s", g.Name, tool, bounds, t, signed(e), in), miss
+}
+
+// micros prints a bound of a truth to the microsecond, or unbounded for NoLo and NoHi.
+func micros(d time.Duration, unbounded string) string {
+	if d == harness.NoLo || d == harness.NoHi {
+		return unbounded
+	}
+	return d.Round(time.Microsecond).String()
+}
+
+// exactly is ", between the lines' stamps V" for an exact truth.
+func exactly(t harness.GapTruth) string {
+	if !t.Exact {
+		return ""
+	}
+	return ", between the lines' stamps " + t.Value.Round(time.Microsecond).String()
 }
 
 // oneSided prints a truth known on one side (or as an interval): ≥ lo, ≤ hi, or [lo, hi].
@@ -182,6 +211,7 @@ start or end there have no truth here. Witnessed instants: each milestone a log 
 (for containers run over and over, every run the runtime logged at least 4 s before the recorder
 stopped), the pod's Initialized after the last init container's last line, and the deletion
 request against the kubectl delete call; each must meet the tool's [earliest, latest].
-Summary: "truth in [min, max]" counts the gaps that have a truth; "largest error" is the
+A truth outside the tool's bounds is marked NO (for a gap) and explained below its table, to the
+microsecond. Summary: "truth in [min, max]" counts the gaps that have a truth; "largest error" is the
 tool's estimate minus the exact truth largest in size.
 `
