@@ -42,6 +42,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 		Created: ps.created(), Phase: p.Phase, Status: p.Status,
 		Deleted: ps.deleted != nil, LastSeen: ps.lastSeen,
 		Statuses: ps.statuses.view(), Events: ps.events.view(),
+		Requests: p.Requests, Limits: p.Limits,
 	}
 	if p.OwnerKind != "" {
 		out.Owner = &OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
@@ -69,7 +70,12 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 		out.Containers[i] = c
 	}
-	out.Gaps = namedGaps(out, ps.rows.deleting)
+	out.Gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
+		if ls := ps.lanes[name]; ls != nil {
+			return ls.spec
+		}
+		return ContainerObservation{}
+	}, graceOf(ps, interval{hi: ps.lastSeen}))
 	out.memo = &podMemo{facts: newPodFacts(ps)}
 	return out
 }

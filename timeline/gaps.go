@@ -6,7 +6,7 @@ import "time"
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
 // last exit. They read the first and the last runs only.
-func namedGaps(p *Pod, del *Milestone) []Gap {
+func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration) []Gap {
 	var gaps []Gap
 	add := func(from, to *Milestone, fromName, toName string) {
 		if from == nil || to == nil {
@@ -16,6 +16,7 @@ func namedGaps(p *Pod, del *Milestone) []Gap {
 			Name: fromName + " → " + toName,
 			From: ref(from), To: ref(to),
 			Span: spanBetween(from, to, true),
+			Why:  gapWhy(fromName+" → "+toName, from, to, specOf, grace),
 		})
 	}
 	for i := range p.Containers {

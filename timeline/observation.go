@@ -52,6 +52,9 @@ type PodObservation struct {
 	Status                                string // kubectl's STATUS column for this object
 	Conditions                            []Condition
 	Containers                            []ContainerObservation // lane order: init and sidecars, app, ephemeral
+	// Requests and Limits are what the pod asks of the scheduler, with sidecars (the larger of
+	// the init-time peak and the sum of apps and sidecars), as quantities by resource name.
+	Requests, Limits map[string]string
 }
 
 // Condition is one pod or job condition.
@@ -67,7 +70,18 @@ type ContainerObservation struct {
 	HasStartupProbe   bool
 	HasReadinessProbe bool
 	HasPreStop        bool
-	Status            *ContainerStatus
+	// The probes' timing, zero when there is none: what explains a gap (why).
+	Startup, Readiness, Liveness ProbeSpec
+	// RestartPolicy is the container's own restartPolicy: Always for a sidecar; on a regular
+	// container it is the ContainerRestartRules feature, not a sidecar.
+	RestartPolicy string
+	Status        *ContainerStatus
+}
+
+// ProbeSpec is when a probe runs and how often it may fail.
+type ProbeSpec struct {
+	InitialDelay, Period, Timeout time.Duration
+	FailureThreshold              int32
 }
 
 // ContainerStatus is a container's status as the kubelet reported it.

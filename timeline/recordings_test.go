@@ -88,6 +88,9 @@ func dump(s timeline.Snapshot) string {
 			if m.Count > 0 {
 				fmt.Fprintf(&b, " count=%d", m.Count)
 			}
+			if m.Why != "" {
+				fmt.Fprintf(&b, " why=%q", m.Why)
+			}
 			b.WriteString("\n")
 		}
 	}
@@ -119,7 +122,11 @@ func dump(s timeline.Snapshot) string {
 			}
 		}
 		for _, g := range p.Gaps {
-			fmt.Fprintf(&b, "  gap %-40s %s\n", g.Name, span(g.Span))
+			fmt.Fprintf(&b, "  gap %-40s %s", g.Name, span(g.Span))
+			if g.Why != "" {
+				fmt.Fprintf(&b, " why=%q", g.Why)
+			}
+			b.WriteString("\n")
 		}
 		for _, f := range p.Findings() {
 			fmt.Fprintf(&b, "  finding %s %s: %s\n", f.Severity, f.Container, f.Text)

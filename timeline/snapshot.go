@@ -47,6 +47,9 @@ type Pod struct {
 	Containers []Container    `json:"containers"`
 	Gaps       []Gap          `json:"gaps,omitempty"`
 	Events     Seq[Event]     `json:"-"` // this pod's Event occurrences, oldest first
+	// Requests and Limits are what the pod asks of the scheduler with its sidecars, by resource.
+	Requests map[string]string `json:"requests,omitempty"`
+	Limits   map[string]string `json:"limits,omitempty"`
 
 	memo *podMemo // what is derived on demand: rows, findings
 }
@@ -177,6 +180,8 @@ type Milestone struct {
 	Count     int32         `json:"count,omitempty"`  // the Event's count, for repeated events
 	Evidence  []Evidence    `json:"evidence"`
 	Offset    Span          `json:"offset"` // from the pod's (or job's) creation
+	// Why says what in the spec or the kubelet's rhythm explains when it came, if anything does.
+	Why string `json:"why,omitempty"`
 	// Gap is from the previous milestone of the same pod. It is set in Pod.Rows and in JSON
 	// output, not in the milestones a Snapshot holds, since one new milestone changes the next
 	// one's gap.
@@ -210,6 +215,7 @@ type Gap struct {
 	From MilestoneRef `json:"from"`
 	To   MilestoneRef `json:"to"`
 	Span Span         `json:"span"`
+	Why  string       `json:"why,omitempty"` // what explains it, if anything does
 }
 
 // MilestoneRef names a milestone within a pod.

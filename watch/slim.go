@@ -45,8 +45,9 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 		Spec: corev1.PodSpec{
 			NodeName: p.Spec.NodeName, RestartPolicy: p.Spec.RestartPolicy,
 			TerminationGracePeriodSeconds: p.Spec.TerminationGracePeriodSeconds,
-			InitContainers:                slimContainers(p.Spec.InitContainers),
-			Containers:                    slimContainers(p.Spec.Containers),
+			Overhead:                      p.Spec.Overhead, Resources: p.Spec.Resources, // what the pod asks of the scheduler
+			InitContainers: slimContainers(p.Spec.InitContainers),
+			Containers:     slimContainers(p.Spec.Containers),
 		},
 		Status: corev1.PodStatus{
 			Phase: p.Status.Phase, Reason: p.Status.Reason,
@@ -64,12 +65,17 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 	return s
 }
 
-// Translation only asks whether a container has a startup or readiness probe or a preStop
-// hook, so an empty one stands for each.
-var (
-	someProbe   = &corev1.Probe{}
-	somePreStop = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
-)
+// Translation asks whether a container has a preStop hook, so an empty one stands for it; of
+// probes it reads the timing.
+var somePreStop = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
+
+func slimProbe(p *corev1.Probe) *corev1.Probe {
+	if p == nil {
+		return nil
+	}
+	return &corev1.Probe{InitialDelaySeconds: p.InitialDelaySeconds, PeriodSeconds: p.PeriodSeconds,
+		TimeoutSeconds: p.TimeoutSeconds, FailureThreshold: p.FailureThreshold}
+}
 
 func slimContainers(list []corev1.Container) []corev1.Container {
 	if list == nil {
@@ -83,13 +89,9 @@ func slimContainers(list []corev1.Container) []corev1.Container {
 }
 
 func slimContainer(c *corev1.Container) corev1.Container {
-	s := corev1.Container{Name: c.Name, RestartPolicy: c.RestartPolicy}
-	if c.StartupProbe != nil {
-		s.StartupProbe = someProbe
-	}
-	if c.ReadinessProbe != nil {
-		s.ReadinessProbe = someProbe
-	}
+	s := corev1.Container{Name: c.Name, RestartPolicy: c.RestartPolicy, Resources: c.Resources,
+		StartupProbe: slimProbe(c.StartupProbe), ReadinessProbe: slimProbe(c.ReadinessProbe),
+		LivenessProbe: slimProbe(c.LivenessProbe)}
 	if c.Lifecycle != nil && c.Lifecycle.PreStop != nil {
 		s.Lifecycle = somePreStop
 	}

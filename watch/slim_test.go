@@ -98,7 +98,8 @@ func TestSlimPod(t *testing.T) {
 			NodeName: "node-1", RestartPolicy: corev1.RestartPolicyAlways, TerminationGracePeriodSeconds: ptr.To[int64](5),
 			InitContainers: []corev1.Container{{Name: "proxy", RestartPolicy: always, StartupProbe: &corev1.Probe{}}},
 			Containers: []corev1.Container{{Name: "app", ReadinessProbe: &corev1.Probe{},
-				Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}}},
+				Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}},
+				Resources: corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}}}},
 			EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{
 				Name: "debug"}}},
 		},

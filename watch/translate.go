@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	resourcehelper "k8s.io/component-helpers/resource"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -58,6 +59,8 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	if ref := metav1.GetControllerOf(p); ref != nil {
 		o.OwnerKind, o.OwnerName, o.OwnerUID = ref.Kind, ref.Name, string(ref.UID)
 	}
+	o.Requests = resources(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
+	o.Limits = resources(resourcehelper.PodLimits(p, resourcehelper.PodResourcesOptions{}))
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
 			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
@@ -94,6 +97,10 @@ func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *core
 	o := timeline.ContainerObservation{
 		Name: c.Name, Kind: kind, HasStartupProbe: c.StartupProbe != nil, HasReadinessProbe: c.ReadinessProbe != nil,
 		HasPreStop: c.Lifecycle != nil && c.Lifecycle.PreStop != nil,
+		Startup: probeSpec(c.StartupProbe), Readiness: probeSpec(c.ReadinessProbe), Liveness: probeSpec(c.LivenessProbe),
+	}
+	if c.RestartPolicy != nil {
+		o.RestartPolicy = string(*c.RestartPolicy)
 	}
 	if cs == nil {
 		return o
@@ -111,6 +118,41 @@ func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *core
 	}
 	o.Status = s
 	return o
+}
+
+// probeSpec is a probe's timing, with the API's defaults for what is unset (period 10 s,
+// timeout 1 s, failure threshold 3).
+func probeSpec(p *corev1.Probe) timeline.ProbeSpec {
+	if p == nil {
+		return timeline.ProbeSpec{}
+	}
+	s := timeline.ProbeSpec{InitialDelay: seconds(p.InitialDelaySeconds), Period: seconds(p.PeriodSeconds),
+		Timeout: seconds(p.TimeoutSeconds), FailureThreshold: p.FailureThreshold}
+	if s.Period == 0 {
+		s.Period = 10 * time.Second
+	}
+	if s.Timeout == 0 {
+		s.Timeout = time.Second
+	}
+	if s.FailureThreshold == 0 {
+		s.FailureThreshold = 3
+	}
+	return s
+}
+
+func seconds(n int32) time.Duration { return time.Duration(n) * time.Second }
+
+// resources are a pod's effective requests or limits, as component-helpers (the scheduler's
+// own arithmetic) works them out with sidecars.
+func resources(list corev1.ResourceList) map[string]string {
+	if len(list) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(list))
+	for name, q := range list {
+		out[string(name)] = q.String()
+	}
+	return out
 }
 
 func terminated(t *corev1.ContainerStateTerminated) *timeline.Terminated {

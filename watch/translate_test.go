@@ -114,12 +114,13 @@ func TestObservePod(t *testing.T) {
 						Terminated: &timeline.Terminated{ContainerID: "containerd://s", Reason: "Completed",
 							StartedAt: at(1), FinishedAt: at(3)}}},
 					{Name: "proxy", Kind: timeline.KindSidecar, HasStartupProbe: true, HasPreStop: true,
+						Startup: timeline.ProbeSpec{Period: 10 * time.Second, Timeout: time.Second, FailureThreshold: 3}, RestartPolicy: "Always",
 						Status: &timeline.ContainerStatus{
 							ContainerID: "containerd://p2", RestartCount: 1, Ready: true, Started: ptr.To(true),
 							Running: &timeline.Running{ContainerID: "containerd://p2", StartedAt: at(5)},
 							LastTerminated: &timeline.Terminated{ContainerID: "containerd://p1", ExitCode: 137, Signal: 9,
 								Reason: "Error", Message: "killed", StartedAt: at(4), FinishedAt: at(5)}}},
-					{Name: "web", Kind: timeline.KindApp, HasReadinessProbe: true, Status: &timeline.ContainerStatus{
+					{Name: "web", Kind: timeline.KindApp, HasReadinessProbe: true, Readiness: timeline.ProbeSpec{Period: 10 * time.Second, Timeout: time.Second, FailureThreshold: 3}, Status: &timeline.ContainerStatus{
 						ContainerID: "containerd://w", Ready: true, Started: ptr.To(true),
 						Running: &timeline.Running{ContainerID: "containerd://w", StartedAt: at(6)}}},
 					{Name: "agent", Kind: timeline.KindApp, Status: &timeline.ContainerStatus{
@@ -148,7 +149,7 @@ func TestObservePod(t *testing.T) {
 				UID: "u", Namespace: "sc-a", Name: "sc-a", ResourceVersion: "290", Created: at(0),
 				GracePeriod: 30, RestartPolicy: "Always", Phase: "Pending", Status: "Pending",
 				Containers: []timeline.ContainerObservation{
-					{Name: "sidecar", Kind: timeline.KindSidecar},
+					{Name: "sidecar", Kind: timeline.KindSidecar, RestartPolicy: "Always"},
 					{Name: "app", Kind: timeline.KindApp},
 				},
 			},

@@ -1,0 +1,119 @@
+package timeline
+
+import (
+	"fmt"
+	"regexp"
+	"time"
+)
+
+// Why a milestone came when it did, in the kubelet's terms: its probes' timing, the back-off
+// ladder, an image pull, the grace period, a preStop hook, the order it stops containers in.
+// Each explanation is what the spec and the timeline together say, not a guess: where they say
+// nothing, there is none.
+
+// backOff is the wait the kubelet puts before restart a of a container that keeps exiting: the
+// first restart at once, then 10 s, doubling, up to 5 min.
+func backOff(a int32) time.Duration {
+	if a <= 1 {
+		return 0
+	}
+	d := 10 * time.Second
+	for i := int32(2); i < a && d < 5*time.Minute; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Minute)
+}
+
+// pulledIn reads how long the kubelet took to pull an image, from its Pulled Event.
+var pulledIn = regexp.MustCompile(`Successfully pulled image .* in ([0-9.]+[µnm]?s)`)
+
+// explainRun sets the why of the milestones of run a that its own facts explain.
+func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc) {
+	failures := func(probe string) int32 {
+		for i := range ms {
+			if ms[i].Kind == MProbeFailed && ms[i].Reason == probe {
+				return ms[i].Count
+			}
+		}
+		return 0
+	}
+	for i := range ms {
+		m := &ms[i]
+		switch m.Kind {
+		case MStarted:
+			if p := spec.Startup; spec.HasStartupProbe {
+				m.Why = probeWhy("startupProbe", p, failures("Startup"))
+			} else {
+				m.Why = "no startupProbe: started as soon as it ran"
+			}
+		case MReady:
+			if p := spec.Readiness; spec.HasReadinessProbe {
+				m.Why = probeWhy("readinessProbe", p, failures("Readiness"))
+			}
+		case MRestart:
+			if b := backOff(a); b > 0 {
+				m.Why = fmt.Sprintf("back-off %s before restart %d (the kubelet waits 10s, doubling, up to 5m)", b, a)
+			} else {
+				m.Why = "the first restart comes at once"
+			}
+		case MCreated:
+			for _, oc := range pulled {
+				if sub := pulledIn.FindStringSubmatch(oc.message); sub != nil {
+					m.Why = "image pulled in " + sub[1]
+				} else {
+					m.Why = "image already present"
+				}
+			}
+		case MExit:
+			if m.Signal == "SIGKILL" && findMilestone(ms, MSigterm, a) != nil {
+				m.Why = "the grace period ran out: SIGKILL"
+			}
+		case MSigterm:
+			if spec.HasPreStop && m.Why == "" {
+				m.Why = "after the preStop hook returned (or the grace period ran out)"
+			}
+		case MPreStop:
+			m.Why = "the kubelet runs the preStop hook first"
+		}
+	}
+}
+
+// probeWhy says how a probe's timing explains when it passed.
+func probeWhy(name string, p ProbeSpec, failed int32) string {
+	s := fmt.Sprintf("%s: first after initialDelaySeconds %s, then every %s", name, p.InitialDelay, p.Period)
+	if failed > 0 {
+		s += fmt.Sprintf("; failed %d× before it passed (≈ %s)", failed, p.InitialDelay+time.Duration(failed)*p.Period)
+	}
+	if p.Timeout <= time.Second && failed > 0 {
+		s += "; timeoutSeconds " + p.Timeout.String()
+	}
+	return s
+}
+
+// gapWhy says what explains a named gap, if anything does.
+func gapWhy(name string, from, to *Milestone, specOf func(string) ContainerObservation, grace time.Duration) string {
+	switch {
+	case from.Kind == MStart && to.Kind == MStarted:
+		spec := specOf(to.Container)
+		if !spec.HasStartupProbe {
+			return "no startupProbe: started as soon as it ran"
+		}
+		return to.Why
+	case from.Kind == MStarted && (to.Kind == MStart || to.Kind == MRestart):
+		return "the kubelet starts the next container in its next sync after this one started (it notices up to ~1s late)"
+	case from.Kind == MExit && to.Kind == MStart:
+		return "the kubelet starts the next container in its next sync after this one exited"
+	case from.Kind == MExit && to.Kind == MSigterm:
+		return "the kubelet signals a sidecar only after the app containers (and the sidecars after it) have exited"
+	case from.Kind == MPreStop && to.Kind == MSigterm:
+		return fmt.Sprintf("the preStop hook runs before SIGTERM, within the grace period (%s)", grace)
+	case from.Kind == MSigterm && to.Kind == MExit:
+		if to.Signal == "SIGKILL" {
+			return fmt.Sprintf("it did not exit on SIGTERM: SIGKILL when the grace period (%s) ran out", grace)
+		}
+		return "the container's own shutdown after SIGTERM"
+	case from.Kind == MDeleting:
+		return fmt.Sprintf("grace period %s: the containers stop in the kubelet's order within it", grace)
+	}
+	return ""
+}
