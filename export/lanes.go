@@ -1,0 +1,243 @@
+package export
+
+import (
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/ui"
+)
+
+// The lanes as text, for the Markdown report: one line per container with the view's glyphs
+// (ui.UnicodeGlyphs), the pod row with its STATUS, and a time axis. Every glyph is one cell
+// wide, so the lines line up in a code block.
+
+// laneWidth is the columns of time a lane has in the report.
+const laneWidth = 72
+
+// grid maps the pod's span onto laneWidth columns.
+type grid struct {
+	s     span
+	width int
+}
+
+// col is the column of t, clamped to the grid.
+func (g grid) col(t time.Time) int {
+	d := g.s.end.Sub(g.s.origin)
+	if d <= 0 {
+		return 0
+	}
+	f := float64(t.Sub(g.s.origin)) / float64(d) * float64(g.width)
+	return min(max(int(f), 0), g.width-1)
+}
+
+// row is one line of cells being drawn; a cell keeps the glyph of the highest priority put on it.
+type row struct {
+	glyphs []string
+	prio   []int
+}
+
+func newRow(width int) *row {
+	r := &row{glyphs: make([]string, width), prio: make([]int, width)}
+	for i := range r.glyphs {
+		r.glyphs[i] = " "
+	}
+	return r
+}
+
+func (r *row) set(i int, g string, prio int) {
+	if i >= 0 && i < len(r.glyphs) && prio >= r.prio[i] {
+		r.glyphs[i], r.prio[i] = g, prio
+	}
+}
+
+func (r *row) String() string { return strings.TrimRight(strings.Join(r.glyphs, ""), " ") }
+
+// Priorities: a marker over text over a fill, and of markers the view's rank.
+const (
+	prioFill   = 1
+	prioText   = 2
+	prioMarker = 10
+)
+
+// textLanes draws pod p's lanes as lines of text: labels, then the cells.
+func textLanes(p *timeline.Pod) []string {
+	g := ui.UnicodeGlyphs()
+	s := podSpan(p)
+	gr := grid{s: s, width: laneWidth}
+	labelW := len("pod")
+	for _, c := range p.Containers {
+		labelW = max(labelW, utf8.RuneCountInString(safe(c.Name))+1+len("side"))
+	}
+	label := func(name, tag string) string {
+		l := name
+		if tag != "" {
+			l += " " + tag
+		}
+		return l + strings.Repeat(" ", labelW-utf8.RuneCountInString(l))
+	}
+	var out []string
+
+	pod := newRow(laneWidth)
+	for _, st := range statusSegments(p, s) {
+		c0, c1 := gr.col(st.From), gr.col(st.To)
+		for i := c0; i <= c1; i++ {
+			pod.set(i, g.PodFill, prioFill)
+		}
+	}
+	for _, m := range p.Milestones.All() {
+		if m.Kind != timeline.MCreated && s.placed(m.At) {
+			pod.set(gr.col(m.At), marker(&g, m), prioMarker+markerRank(m.Kind))
+		}
+	}
+	statusText(pod, gr, statusSegments(p, s))
+	out = append(out, label("pod", "")+" "+pod.String())
+
+	for ci := range p.Containers {
+		c := &p.Containers[ci]
+		r := newRow(laneWidth)
+		for _, seg := range c.Segments() {
+			if !s.placed(seg.From) {
+				continue
+			}
+			c0, c1 := gr.col(seg.From), gr.col(segmentEnd(seg, s))
+			for i := c0; i <= c1; i++ {
+				r.set(i, g.States[seg.State], prioFill)
+			}
+		}
+		for _, m := range c.Milestones() {
+			if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !s.placed(m.At) {
+				continue
+			}
+			r.set(gr.col(m.At), marker(&g, &m), prioMarker+markerRank(m.Kind))
+		}
+		line := label(safe(c.Name), kindTag(c.Kind)) + " " + r.String()
+		if c.State != "" {
+			line += "  " + safe(c.State)
+		}
+		out = append(out, line)
+	}
+	out = append(out, strings.Repeat(" ", labelW+1)+axisText(gr, g.Tick))
+	return out
+}
+
+// statusText writes each STATUS into its stretch of the pod row, where no marker is, if it fits.
+func statusText(r *row, gr grid, segs []statusSegment) {
+	for _, st := range segs {
+		text := []rune(safe(st.Status))
+		c0, c1 := gr.col(st.From)+1, gr.col(st.To)
+		for i := c0; i+len(text) <= c1; i++ {
+			free := true
+			for j := i; j < i+len(text); j++ {
+				free = free && r.prio[j] < prioMarker
+			}
+			if free {
+				for j, ch := range text {
+					r.set(i+j, string(ch), prioText)
+				}
+				break
+			}
+		}
+	}
+}
+
+// axisText is the time axis under the lanes: ticks spaced so that their labels fit.
+func axisText(gr grid, tick string) string {
+	line := []rune(strings.Repeat(" ", gr.width))
+	next := 0
+	for _, d := range ticks(gr.s.end.Sub(gr.s.origin), gr.width, 8) {
+		c := gr.col(gr.s.origin.Add(d))
+		label := []rune(tick + fmtTick(d))
+		if c < next || c+len(label) > gr.width {
+			continue
+		}
+		copy(line[c:], label)
+		next = c + len(label) + 1
+	}
+	return strings.TrimRight(string(line), " ")
+}
+
+// tickSteps are the candidate distances between axis ticks, as the view's.
+var tickSteps = []time.Duration{
+	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+	24 * time.Hour,
+}
+
+// ticks are the offsets of an axis of length total over width units, at the first step that
+// leaves at least minGap units between ticks.
+func ticks(total time.Duration, width, minGap int) []time.Duration {
+	if total <= 0 || width <= 0 {
+		return nil
+	}
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if float64(s)/float64(total)*float64(width) >= float64(minGap) {
+			step = s
+			break
+		}
+	}
+	var out []time.Duration
+	for d := time.Duration(0); d <= total && len(out) <= width; d += step {
+		out = append(out, d)
+	}
+	return out
+}
+
+// marker is the glyph of milestone m on its lane, as the view draws it.
+func marker(g *ui.Glyphs, m *timeline.Milestone) string {
+	switch {
+	case m.Source == timeline.SourceInferred:
+		return g.Inferred
+	case failed(m):
+		return g.ExitFailed
+	case m.Kind == timeline.MCondition:
+		if c, ok := g.Conditions[m.Reason]; ok {
+			return c
+		}
+		return g.Condition
+	}
+	if s, ok := g.Markers[m.Kind]; ok {
+		return s
+	}
+	return "•"
+}
+
+// failed reports whether a milestone ends something badly: a non-zero exit, a Failed phase or
+// a Failed Job condition.
+func failed(m *timeline.Milestone) bool {
+	switch m.Kind {
+	case timeline.MExit:
+		return m.ExitCode != nil && *m.ExitCode != 0
+	case timeline.MPhase, timeline.MCondition:
+		return m.Reason == "Failed"
+	}
+	return false
+}
+
+// markerRank decides which milestone shows when several fall in one column, as in the view:
+// the end of a run first, then its signal, its restart, readiness and start.
+func markerRank(k timeline.MilestoneKind) int {
+	switch k {
+	case timeline.MExit, timeline.MPhase, timeline.MDeleted:
+		return 9
+	case timeline.MSigterm, timeline.MDeleting:
+		return 8
+	case timeline.MRestart, timeline.MCondition:
+		return 7
+	case timeline.MReady, timeline.MNotReady, timeline.MContainersReady:
+		return 6
+	case timeline.MStarted, timeline.MInitialized:
+		return 5
+	case timeline.MStart, timeline.MScheduled:
+		return 4
+	case timeline.MBackOff, timeline.MProbeFailed:
+		return 3
+	case timeline.MCreated:
+		return 1
+	}
+	return 2
+}
