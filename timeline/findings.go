@@ -19,7 +19,8 @@ func (p *Pod) Findings() []Finding {
 		}
 		for _, rule := range []func(*Pod, *podFacts) []Finding{
 			classicSidecarBlocks, killedAfterGrace, readinessHeldBySidecar, crashLoop, slowStartup, stoppedTogether,
-			preStopUsedGrace,
+			preStopUsedGrace, sidecarRaced, startupProbeTimedOut, sidecarTeardownExit, graceSpentByApps,
+			restartPolicyOnApp, appCrashedPodRunning,
 		} {
 			m.findings = append(m.findings, rule(p, m.facts)...)
 		}
@@ -32,7 +33,9 @@ func (p *Pod) Findings() []Finding {
 
 // podFacts are what the finding rules read beyond the Pod: taken when it is derived.
 type podFacts struct {
-	grace         time.Duration // the grace period the pod was stopped with
+	grace         time.Duration                   // the grace period the pod was stopped with
+	specs         map[string]ContainerObservation // each container's spec (no status)
+	probeTimeouts map[string]bool                 // containers whose probe failures say they timed out
 	restartPolicy string
 	deleting      bool
 	readyNow      *Condition // the Ready condition now, if any
@@ -48,7 +51,16 @@ type laneNow struct {
 
 func newPodFacts(ps *podState) *podFacts {
 	f := &podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready"),
-		grace: time.Duration(ps.last.GracePeriod) * time.Second}
+		grace: time.Duration(ps.last.GracePeriod) * time.Second, specs: map[string]ContainerObservation{},
+		probeTimeouts: map[string]bool{}}
+	for name, l := range ps.lanes {
+		f.specs[name] = l.spec
+		for _, oc := range l.occs["Unhealthy"] {
+			if probeTimedOut.MatchString(oc.message) && strings.HasPrefix(oc.message, "Startup probe") {
+				f.probeTimeouts[name] = true
+			}
+		}
+	}
 	if ps.deletion != nil {
 		f.grace = time.Duration(ps.deletionGrace) * time.Second
 	}

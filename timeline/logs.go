@@ -32,9 +32,9 @@ type LogCount struct {
 
 // RunLog is what a run's log says, as the snapshot has it.
 type RunLog struct {
-	First     time.Time  `json:"first,omitzero"` // the first line's stamp, when the log was read from its start
-	Last      time.Time  `json:"last"`
-	Lines     int        `json:"lines"`
+	First     time.Time     `json:"first,omitzero"` // the first line's stamp, when the log was read from its start
+	Last      time.Time     `json:"last"`
+	Lines     int           `json:"lines"`
 	PerSecond Seq[LogCount] `json:"perSecond"`
 }
 

@@ -164,7 +164,7 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, de
 	m := Milestone{Kind: MSigterm, Container: c.name(), Attempt: run,
 		At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi, Source: SourceInferred, Evidence: ev,
 		Message: "inferred: not reported by the API",
-		Why: "the kubelet signals a sidecar after the app containers and the sidecars declared after it have exited"}
+		Why:     "the kubelet signals a sidecar after the app containers and the sidecars declared after it have exited"}
 	if pending {
 		m.Why = "a container it waits for never exited: signalled when the grace period ran out"
 	}
