@@ -114,7 +114,7 @@ func eval(n node, p *timeline.Pod) (value, error) {
 	case *restartsRef:
 		c := p.Container(n.lane)
 		if c == nil {
-			return value{}, missing{fmt.Sprintf("pod %s has no container %s", p.Name, n.lane)}
+			return value{}, missing{"no container " + n.lane}
 		}
 		return value{ty: tyNumber, num: float64(c.RestartCount)}, nil
 	case *findingsCount:
@@ -212,13 +212,13 @@ func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error
 			}
 		}
 		if found == nil {
-			return nil, missing{fmt.Sprintf("pod %s has no %s", p.Name, r.text)}
+			return nil, missing{"no " + r.text}
 		}
 		return found, nil
 	}
 	c := p.Container(r.lane)
 	if c == nil {
-		return nil, missing{fmt.Sprintf("pod %s has no container %s", p.Name, r.lane)}
+		return nil, missing{"no container " + r.lane}
 	}
 	var found *timeline.Milestone
 	if r.hasAttempt {
@@ -234,7 +234,7 @@ func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error
 		}
 	}
 	if found == nil {
-		return nil, missing{fmt.Sprintf("pod %s has no %s", p.Name, r.text)}
+		return nil, missing{"no " + r.text}
 	}
 	return found, nil
 }
@@ -274,9 +274,9 @@ func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 		names[i] = fmt.Sprintf("%q", g.Name)
 	}
 	if len(names) == 0 {
-		return value{}, missing{fmt.Sprintf("pod %s has no %s: it has no named gaps", p.Name, n.text)}
+		return value{}, missing{fmt.Sprintf("no %s: the pod has no named gaps", n.text)}
 	}
-	return value{}, missing{fmt.Sprintf("pod %s has no %s: its gaps are %s", p.Name, n.text, strings.Join(names, ", "))}
+	return value{}, missing{fmt.Sprintf("no %s: the pod's gaps are %s", n.text, strings.Join(names, ", "))}
 }
 
 // matches reports whether g is the gap n names: by its name, or by its two milestones.

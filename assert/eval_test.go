@@ -152,14 +152,14 @@ func TestEval(t *testing.T) {
 		{"!app.start - proxy.started < 3s", Result{False, "1.00s [0.00s, 2.00s] < 3s", false}},
 		{"!!(proxy.restarts == 1)", Result{True, "1 == 1", false}},
 		// What the pod lacks makes the assertion false, whatever surrounds it.
-		{"app.restart[1] - app.start < 1s", Result{False, "pod p has no app.restart[1]", true}},
-		{"!(app.restart - app.start < 1s)", Result{False, "pod p has no app.restart", true}},
-		{"proxy.restarts == 1 || app.ready - app.start < 1s", Result{False, "pod p has no app.ready", true}},
-		{"pod.scheduled - pod.created < 1s", Result{False, "pod p has no pod.scheduled", true}},
-		{"other.restarts == 0", Result{False, "pod p has no container other", true}},
-		{"other.start < app.start", Result{False, "pod p has no container other", true}},
-		{"gap(app.sigterm[1], app.exit) < 5s", Result{False, `pod p has no gap(app.sigterm[1], app.exit): its gaps are "app SIGTERM → app exit", "app preStop → app SIGTERM", "pod deletion → last exit (app)"`, true}},
-		{`gap("proxy SIGTERM → proxy exit") < 5s`, Result{False, `pod p has no gap("proxy SIGTERM → proxy exit"): its gaps are "app SIGTERM → app exit", "app preStop → app SIGTERM", "pod deletion → last exit (app)"`, true}},
+		{"app.restart[1] - app.start < 1s", Result{False, "no app.restart[1]", true}},
+		{"!(app.restart - app.start < 1s)", Result{False, "no app.restart", true}},
+		{"proxy.restarts == 1 || app.ready - app.start < 1s", Result{False, "no app.ready", true}},
+		{"pod.scheduled - pod.created < 1s", Result{False, "no pod.scheduled", true}},
+		{"other.restarts == 0", Result{False, "no container other", true}},
+		{"other.start < app.start", Result{False, "no container other", true}},
+		{"gap(app.sigterm[1], app.exit) < 5s", Result{False, `no gap(app.sigterm[1], app.exit): the pod's gaps are "app SIGTERM → app exit", "app preStop → app SIGTERM", "pod deletion → last exit (app)"`, true}},
+		{`gap("proxy SIGTERM → proxy exit") < 5s`, Result{False, `no gap("proxy SIGTERM → proxy exit"): the pod's gaps are "app SIGTERM → app exit", "app preStop → app SIGTERM", "pod deletion → last exit (app)"`, true}},
 	}
 	p := testPod()
 	for _, tt := range tests {
@@ -228,7 +228,7 @@ func TestEvalPods(t *testing.T) {
 		}}},
 		{"one missing", []*timeline.Pod{testPod(), &other}, Outcome{Truth: False, Pods: []PodResult{
 			{"p", Result{True, "1.00s [0.00s, 2.00s] < 3s", false}},
-			{"other", Result{False, "pod other has no container app", true}},
+			{"other", Result{False, "no container app", true}},
 		}}},
 	}
 	for _, tt := range tests {
