@@ -126,6 +126,11 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Ob
 	if err := decode(obj); err != nil {
 		return err
 	}
+	if c, ok := obj.(interface{ check() error }); ok {
+		if err := c.check(); err != nil {
+			return err
+		}
+	}
 	o.obj = obj
 	return nil
 }
@@ -142,6 +147,10 @@ func newObject(kind, apiVersion string) runtime.Object {
 		return &eventsv1.Event{}
 	case kind == "Job" && apiVersion == "batch/v1":
 		return &batchv1.Job{}
+	case kind == ContainerLogKind && apiVersion == LogAPIVersion:
+		return &ContainerLog{}
+	case kind == KubeletLogKind && apiVersion == LogAPIVersion:
+		return &KubeletLog{}
 	}
 	return nil
 }

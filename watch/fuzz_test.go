@@ -188,6 +188,10 @@ func checkItem(t *testing.T, i int, it Item) {
 		tm = o.TypeMeta
 	case *batchv1.Job:
 		tm = o.TypeMeta
+	case *ContainerLog:
+		tm = o.TypeMeta
+	case *KubeletLog:
+		tm = o.TypeMeta
 	default:
 		t.Fatalf("item %d is a %T", i, it.Object)
 	}

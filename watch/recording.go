@@ -22,6 +22,9 @@ import (
 // watch event as kubectl prints it with --output-watch-events, plus its local receive time:
 //
 //	{"time":"2026-12-02T08:00:01.123456789Z","type":"ADDED","object":{"kind":"Pod",...}}
+//
+// Objects of kind ContainerLog and KubeletLog (apiVersion sidecar-top.dev/v1; see logitem.go)
+// carry what sidecar-top read from the containers' logs and the kubelet's.
 const (
 	RecordingKind    = "SidecarTopRecording"
 	RecordingVersion = 1
@@ -36,6 +39,13 @@ type Header struct {
 	Namespace     string    `json:"namespace"`
 	Target        string    `json:"target"`
 	StartTime     time.Time `json:"startTime"`
+	// Logs says the recording has the container logs' items (stamps and lengths of lines);
+	// LogText that they keep every line's text, not only that of lines that matched one of
+	// Marks (the --mark rules, as given). NodeLogs says it has the kubelet's lines.
+	Logs     bool     `json:"logs,omitempty"`
+	LogText  bool     `json:"logText,omitempty"`
+	Marks    []string `json:"marks,omitempty"`
+	NodeLogs bool     `json:"nodeLogs,omitempty"`
 }
 
 type line struct {
@@ -162,6 +172,10 @@ func parseHeader(b []byte) (*Header, error) {
 		Namespace     string         `json:"namespace"`
 		Target        string         `json:"target"`
 		StartTime     time.Time      `json:"startTime"`
+		Logs          bool           `json:"logs"`
+		LogText       bool           `json:"logText"`
+		Marks         []string       `json:"marks"`
+		NodeLogs      bool           `json:"nodeLogs"`
 	}
 	if err := jsonv2.Unmarshal(b, &w, decodeOptions); err != nil {
 		return nil, fmt.Errorf("malformed recording header: %w", err)
@@ -171,7 +185,8 @@ func parseHeader(b []byte) (*Header, error) {
 		return nil, err
 	}
 	return &Header{Kind: w.Kind, Version: v, Tool: w.Tool, ServerVersion: w.ServerVersion,
-		Namespace: w.Namespace, Target: w.Target, StartTime: w.StartTime}, nil
+		Namespace: w.Namespace, Target: w.Target, StartTime: w.StartTime,
+		Logs: w.Logs, LogText: w.LogText, Marks: w.Marks, NodeLogs: w.NodeLogs}, nil
 }
 
 // headerVersion reads the header's "version": a whole number from 1 to RecordingVersion.

@@ -27,6 +27,10 @@ func Observe(it Item) (o timeline.Observation, ok bool) {
 		o.Event = observeEventsV1(obj)
 	case *batchv1.Job:
 		o.Job = observeJob(obj)
+	case *ContainerLog:
+		o.Log = obj.observation()
+	case *KubeletLog:
+		o.Kubelet = obj.observation()
 	default:
 		return o, false
 	}
