@@ -45,6 +45,7 @@ type viewOptions struct {
 type kubeOptions struct {
 	config   *genericclioptions.ConfigFlags
 	selector string
+	exports  exportFlag // --export: what record and live mode write from the final timeline
 }
 
 func newRootCommand(s streams) *cobra.Command {
@@ -81,6 +82,7 @@ not exist yet: start sidecar-top before kubectl apply to see its whole life.`,
 	addViewFlags(cmd.PersistentFlags(), view)
 	kube.addFlags(cmd.Flags())
 	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view))
+	cmd.AddCommand(newExportCommand(s))
 	return cmd
 }
 
@@ -95,6 +97,7 @@ func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
 	k.config.AddFlags(fs)
 	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
+	k.exports.addFlags(fs)
 }
 
 // target parses the command line's target in the namespace the kubectl flags give.

@@ -83,6 +83,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err != nil {
 		return err
 	}
+	if err := kube.exports.write(ctx, s, t, serverVersion, res.Final); err != nil {
+		return err
+	}
 	if rec != nil {
 		return rec.finish(ctx, s, t, res)
 	}

@@ -1,0 +1,232 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/sidecar-top/sidecar-top/export"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// exportCommandOptions are the flags of sidecar-top export.
+type exportCommandOptions struct {
+	format string
+	output string
+	pod    string
+	otlp   otlpFlags
+}
+
+// otlpFlags say where --format otlp sends.
+type otlpFlags struct {
+	endpoint string
+	insecure bool
+	headers  map[string]string
+	service  string
+	timeout  time.Duration
+}
+
+func (o *otlpFlags) options() export.OTLPOptions {
+	return export.OTLPOptions{Endpoint: o.endpoint, Insecure: o.insecure, Headers: o.headers,
+		ServiceName: o.service, Timeout: o.timeout}
+}
+
+func newExportCommand(s streams) *cobra.Command {
+	opts := &exportCommandOptions{}
+	cmd := &cobra.Command{
+		Use:   "export FILE --format perfetto|markdown|svg|otlp [-o OUT]",
+		Short: "Write a recording's timeline for Perfetto, a GitHub issue, a picture, or an OTLP backend",
+		Long: `export plays a recording to its end, as replay does, and writes its final timeline in
+another form (FILE - reads standard input):
+
+  perfetto  Chrome trace-event JSON: open it in ui.perfetto.dev or chrome://tracing. A process
+            per pod, a thread per container; a slice per state, an instant per milestone with
+            its bounds, source and evidence in its args.
+  markdown  a report to paste into a GitHub issue: the pod's header, its lanes as text, the
+            milestone table with offsets, gaps and bounds, the named gaps, findings, Events and
+            the environment (server and tool versions, node, container runtime).
+  svg       the lanes as a picture in the view's colours, with a time axis.
+  otlp      OpenTelemetry traces sent over OTLP/HTTP to --otlp-endpoint: a trace per pod (its
+            ID is the pod's UID), a span per container run and per state, span events for the
+            milestones. Exporting again sends the same IDs.
+
+Text formats go to standard output unless -o OUT is given. --pod keeps one pod of a workload.
+The OTEL_EXPORTER_OTLP_* environment variables apply where a flag is not given.`,
+		Example: `  sidecar-top export checkout.jsonl --format perfetto -o checkout.trace.json
+  sidecar-top export checkout.jsonl --format markdown | gh issue comment 42 -F -
+  sidecar-top export checkout.jsonl --format svg -o checkout.svg
+  sidecar-top export checkout.jsonl --format otlp --otlp-endpoint http://localhost:4318`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return opts.run(cmd.Context(), s, args[0])
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&opts.format, "format", "", "perfetto, markdown, svg or otlp (required)")
+	fs.StringVarP(&opts.output, "output", "o", "", "the file to write (text formats; default standard output)")
+	fs.StringVar(&opts.pod, "pod", "", "export only the pod of this name or UID")
+	opts.otlp.addFlags(fs)
+	_ = cmd.MarkFlagRequired("format")
+	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var names []string
+		for _, f := range export.Formats() {
+			names = append(names, string(f))
+		}
+		return names, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+func (o *otlpFlags) addFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&o.endpoint, "otlp-endpoint", "", "OTLP/HTTP receiver: http://HOST:4318, https://HOST or HOST:PORT (HTTPS unless --otlp-insecure)")
+	fs.BoolVar(&o.insecure, "otlp-insecure", false, "send to a HOST:PORT endpoint over plain HTTP")
+	fs.StringToStringVar(&o.headers, "otlp-header", nil, "a header to send, KEY=VALUE (repeatable), e.g. Authorization=Bearer ...")
+	fs.StringVar(&o.service, "otlp-service-name", "sidecar-top", "the traces' service.name")
+	fs.DurationVar(&o.timeout, "otlp-timeout", 30*time.Second, "give up sending after this long")
+}
+
+// run reads the recording and writes or sends its timeline.
+func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) error {
+	f, err := export.ParseFormat(o.format)
+	if err != nil {
+		return err
+	}
+	if !f.Text() && o.output != "" {
+		return errors.New("-o: --format otlp sends to --otlp-endpoint; it writes no file")
+	}
+	if f.Text() && o.otlp.endpoint != "" {
+		return fmt.Errorf("--otlp-endpoint is for --format otlp, not %s", f)
+	}
+	var r io.Reader = s.In
+	if name != "-" {
+		file, err := os.Open(name)
+		if err != nil {
+			return err
+		}
+		defer file.Close()
+		r = file
+	}
+	in, truncated, err := export.FromRecording(ctx, r, name)
+	if err != nil {
+		return err
+	}
+	if truncated {
+		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); exporting the lines before it\n", name)
+	}
+	in.About.ExportedBy = "sidecar-top " + version
+	if o.pod != "" {
+		if in, err = in.OnlyPod(o.pod); err != nil {
+			return err
+		}
+	}
+	if !f.Text() {
+		if err := export.SendOTLP(ctx, in, o.otlp.options()); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.ErrOut, "sidecar-top: sent %d pods' traces to %s\n", len(in.Snapshot.Pods), endpointName(o.otlp.endpoint))
+		return nil
+	}
+	return writeExport(s.Out, f, o.output, in)
+}
+
+// writeExport writes in in format f to path, or to out when path is empty or -.
+func writeExport(out io.Writer, f export.Format, path string, in export.Input) error {
+	if path == "" || path == "-" {
+		return export.Write(out, f, in)
+	}
+	file, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("export: %w", err)
+	}
+	if err := export.Write(file, f, in); err != nil {
+		file.Close()
+		return fmt.Errorf("export %s: %w", path, err)
+	}
+	if err := file.Close(); err != nil {
+		return fmt.Errorf("export %s: %w", path, err)
+	}
+	return nil
+}
+
+func endpointName(ep string) string {
+	if ep == "" {
+		return "the endpoint OTEL_EXPORTER_OTLP_ENDPOINT names (or localhost:4318)"
+	}
+	return ep
+}
+
+// exportSpec is one --export FORMAT=FILE of record and live mode; for otlp, FILE is the
+// endpoint (http://HOST:4318).
+type exportSpec struct {
+	format export.Format
+	target string
+}
+
+// exportFlag is --export, repeatable: what record and live mode write from the final timeline
+// when they stop. It parses each value as it is given, so a bad one fails before anything
+// connects.
+type exportFlag struct{ specs []exportSpec }
+
+var _ pflag.Value = (*exportFlag)(nil)
+
+func (e *exportFlag) addFlags(fs *pflag.FlagSet) {
+	fs.Var(e, "export", "at the end, write the timeline as FORMAT to FILE (repeatable): perfetto=FILE, markdown=FILE, svg=FILE, or otlp=ENDPOINT to send it")
+}
+
+func (e *exportFlag) String() string {
+	var parts []string
+	for _, s := range e.specs {
+		parts = append(parts, string(s.format)+"="+s.target)
+	}
+	return strings.Join(parts, ",")
+}
+
+func (e *exportFlag) Type() string { return "FORMAT=FILE" }
+
+func (e *exportFlag) Set(v string) error {
+	name, target, ok := strings.Cut(v, "=")
+	if !ok || target == "" {
+		return fmt.Errorf("want FORMAT=FILE, e.g. markdown=pod.md or otlp=http://localhost:4318")
+	}
+	f, err := export.ParseFormat(name)
+	if err != nil {
+		return err
+	}
+	e.specs = append(e.specs, exportSpec{format: f, target: target})
+	return nil
+}
+
+// write writes every --export from the final timeline. It runs after the watch has stopped,
+// often because ctx was cancelled (Ctrl-C, --timeout), so it sends on a context of its own.
+// Each export is tried; the errors are joined.
+func (e *exportFlag) write(ctx context.Context, s streams, t watch.Target, serverVersion string, final timeline.Snapshot) error {
+	if len(e.specs) == 0 {
+		return nil
+	}
+	in := export.Input{Snapshot: final, About: export.About{Name: "live", Namespace: t.Namespace, Target: t.String(),
+		ServerVersion: serverVersion, ExportedBy: "sidecar-top " + version}}
+	ctx = context.WithoutCancel(ctx)
+	var errs []error
+	for _, spec := range e.specs {
+		var err error
+		if spec.format.Text() {
+			err = writeExport(s.Out, spec.format, spec.target, in)
+		} else {
+			err = export.SendOTLP(ctx, in, export.OTLPOptions{Endpoint: spec.target})
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--export %s=%s: %w", spec.format, spec.target, err))
+			continue
+		}
+		fmt.Fprintf(s.ErrOut, "sidecar-top: exported the timeline as %s to %s\n", spec.format, spec.target)
+	}
+	return errors.Join(errs...)
+}

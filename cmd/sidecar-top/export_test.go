@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bytes"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/sidecar-top/sidecar-top/export"
+)
+
+// recordingPath is a shared real recording, as a user would pass its file.
+func recordingPath(name string) string { return filepath.Join("..", "..", "recordings", name+".jsonl") }
+
+// TestExportBadInput: every bad export command line fails with one line saying what is wrong.
+func TestExportBadInput(t *testing.T) {
+	rec := recordingPath("startup-probe")
+	empty := writeFile(t, "empty.jsonl", "")
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"export", rec}, `required flag(s) "format" not set`},
+		{[]string{"export", rec, "--format", "png"}, `unknown export format "png"`},
+		{[]string{"export", "--format", "svg"}, "accepts 1 arg(s)"},
+		{[]string{"export", rec, "--format", "otlp", "-o", "x"}, "writes no file"},
+		{[]string{"export", rec, "--format", "svg", "--otlp-endpoint", "http://x"}, "--otlp-endpoint is for --format otlp"},
+		{[]string{"export", rec, "--format", "otlp", "--otlp-endpoint", "ftp://x"}, `--otlp-endpoint "ftp://x"`},
+		{[]string{"export", rec, "--format", "svg", "--pod", "nope"}, `no pod "nope"`},
+		{[]string{"export", filepath.Join(t.TempDir(), "none.jsonl"), "--format", "svg"}, "no such file"},
+		{[]string{"export", empty, "--format", "markdown"}, "empty"},
+		{[]string{"record", "pod/x", "-o", "x.jsonl", "--export", "svg"}, "want FORMAT=FILE"},
+		{[]string{"pod/x", "--export", "gif=x.gif"}, `unknown export format "gif"`},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != 1 || stdout != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 1, nothing, one line with %q", code, stdout, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestExportWrites: each text format of a recording, to standard output and to -o FILE, is what
+// the export package writes for it.
+func TestExportWrites(t *testing.T) {
+	rec := recordingPath("job-native-sidecar")
+	f, err := os.Open(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _, err := export.FromRecording(t.Context(), f, rec)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.About.ExportedBy = "sidecar-top " + version
+	for _, format := range []export.Format{export.Perfetto, export.Markdown, export.SVG} {
+		t.Run(string(format), func(t *testing.T) {
+			var want bytes.Buffer
+			if err := export.Write(&want, format, in); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := runCmd(t, "export", rec, "--format", string(format))
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d, stderr %q", code, stderr)
+			}
+			if diff := cmp.Diff(stdout, want.String()); diff != "" {
+				t.Errorf("standard output (-got +want):\n%s", diff)
+			}
+			out := filepath.Join(t.TempDir(), "out")
+			if code, stdout, stderr := runCmd(t, "export", rec, "--format", string(format), "-o", out); code != 0 || stdout != "" || stderr != "" {
+				t.Fatalf("-o: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(string(got), want.String()); diff != "" {
+				t.Errorf("-o %s (-got +want):\n%s", out, diff)
+			}
+		})
+	}
+}
+
+// TestExportPod: --pod keeps the one pod, by name or UID, and its job.
+func TestExportPod(t *testing.T) {
+	rec := recordingPath("job-native-sidecar")
+	for _, pod := range []string{"sc-b1-69jc7", "0541f2e0-7070-4888-af1a-8eb9332ae18c"} {
+		code, stdout, stderr := runCmd(t, "export", rec, "--format", "markdown", "--pod", pod)
+		if code != 0 {
+			t.Fatalf("--pod %s: exit %d: %s", pod, code, stderr)
+		}
+		if !strings.Contains(stdout, "## Pod `sc-b1-69jc7`") || !strings.Contains(stdout, "## Job `sc-b1`") {
+			t.Errorf("--pod %s: the report lacks the pod or its job:\n%s", pod, stdout)
+		}
+	}
+}
+
+// TestExportOTLP: --format otlp sends to --otlp-endpoint, with its headers.
+func TestExportOTLP(t *testing.T) {
+	var posts, authorized atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Path == "/v1/traces" {
+			posts.Add(1)
+			if r.Header.Get("Authorization") == "Bearer t" {
+				authorized.Add(1)
+			}
+		}
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	code, stdout, stderr := runCmd(t, "export", recordingPath("startup-probe"), "--format", "otlp",
+		"--otlp-endpoint", srv.URL, "--otlp-header", "Authorization=Bearer t")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "sent 1 pods' traces to "+srv.URL) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	if posts.Load() == 0 || authorized.Load() != posts.Load() {
+		t.Errorf("%d requests, %d with the header; want at least one, all with it", posts.Load(), authorized.Load())
+	}
+}
+
+// TestExportFlag: --export parses FORMAT=FILE, repeatable, and refuses anything else.
+func TestExportFlag(t *testing.T) {
+	var e exportFlag
+	for _, v := range []string{"markdown=pod.md", "perfetto=t.json", "md=a=b.md", "otlp=http://localhost:4318"} {
+		if err := e.Set(v); err != nil {
+			t.Fatalf("Set(%q): %v", v, err)
+		}
+	}
+	want := []exportSpec{{export.Markdown, "pod.md"}, {export.Perfetto, "t.json"}, {export.Markdown, "a=b.md"},
+		{export.OTLP, "http://localhost:4318"}}
+	if diff := cmp.Diff(e.specs, want, cmp.AllowUnexported(exportSpec{})); diff != "" {
+		t.Errorf("specs (-got +want):\n%s", diff)
+	}
+	for _, bad := range []string{"markdown", "markdown=", "=x", "tiff=x"} {
+		if err := e.Set(bad); err == nil {
+			t.Errorf("Set(%q): no error", bad)
+		}
+	}
+}
