@@ -217,7 +217,9 @@ func addMilestone(sp trace.Span, m *timeline.Milestone) {
 	sp.AddEvent(kindName(m), trace.WithTimestamp(m.At), trace.WithAttributes(attrs...))
 }
 
-// podResource describes the pod as OpenTelemetry's semantic conventions do.
+// podResource describes the pod as OpenTelemetry's semantic conventions do. It holds only what
+// a live watch and a replay of its recording both know (not the container runtime, which only a
+// recording's raw objects name), so that either sends the same spans.
 func podResource(in Input, p *timeline.Pod, serviceName string) *resource.Resource {
 	attrs := []attribute.KeyValue{semconv.ServiceName(serviceName),
 		semconv.K8SNamespaceName(p.Namespace), semconv.K8SPodName(p.Name), semconv.K8SPodUID(p.UID)}
@@ -226,9 +228,6 @@ func podResource(in Input, p *timeline.Pod, serviceName string) *resource.Resour
 	}
 	if p.Owner != nil && p.Owner.Kind == "Job" {
 		attrs = append(attrs, semconv.K8SJobName(p.Owner.Name))
-	}
-	if r := in.About.Runtimes[p.UID]; r != "" {
-		attrs = append(attrs, semconv.ContainerRuntimeName(r))
 	}
 	if v := in.About.ServerVersion; v != "" {
 		attrs = append(attrs, keyServerVer.String(v))
