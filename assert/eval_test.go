@@ -265,3 +265,23 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+func TestFormatSpan(t *testing.T) {
+	tests := []struct {
+		s      timeline.Span
+		signed bool
+		want   string
+	}{
+		{timeline.Span{Value: secs(0.25), Min: secs(0.05), Max: secs(2.25)}, false, "0.25s [0.05s, 2.25s]"},
+		{timeline.Span{Value: secs(2.74), Min: secs(0.99), Max: secs(3.48)}, true, "+2.74s [+0.99s, +3.48s]"},
+		{timeline.Span{Value: secs(0.02), Min: secs(-2.22), Max: secs(0.56)}, true, "+0.02s [-2.22s, +0.56s]"},
+		{timeline.Span{Value: secs(-4.36), Min: secs(-4.54), Max: secs(-2.05)}, true, "-4.36s [-4.54s, -2.05s]"},
+		{timeline.Span{Value: secs(3), Min: secs(3), Max: secs(3)}, false, "3.00s"},
+		{timeline.Span{Value: 0, Min: 0, Max: 0}, true, "+0.00s"},
+	}
+	for _, tt := range tests {
+		if got := FormatSpan(tt.s, tt.signed); got != tt.want {
+			t.Errorf("FormatSpan(%+v, %v) = %q, want %q", tt.s, tt.signed, got, tt.want)
+		}
+	}
+}

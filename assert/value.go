@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // Truth is an assertion's value: true, false, or uncertain when the bounds allow both.
@@ -201,4 +203,18 @@ func formatOffset(d time.Duration) string {
 		return "+" + s
 	}
 	return s
+}
+
+// FormatSpan writes a duration with the bounds it certainly lies in as check prints one,
+// "0.25s [0.05s, 2.25s]", or just the value when the bounds are the value; signed, a positive
+// value and bounds get a +, as a change does: "+2.73s [+0.98s, +3.48s]".
+func FormatSpan(s timeline.Span, signed bool) string {
+	f := formatDuration
+	if signed {
+		f = formatOffset
+	}
+	if s.Min == s.Max && s.Min == s.Value {
+		return f(s.Value)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(s.Value), f(s.Min), f(s.Max))
 }
