@@ -13,6 +13,23 @@ import (
 // it can; at a positive speed it waits between items as long as they were apart when recorded,
 // divided by speed. It reads the source as it goes and holds no item. show may be nil.
 func RunFile(ctx context.Context, src watch.Source, speed float64, opts Options, show func(Frame)) (Result, error) {
+	return RunFilePaced(ctx, src, Pace{Speed: speed}, opts, show)
+}
+
+// Pace is how RunFilePaced paces a recording.
+type Pace struct {
+	// Speed is a multiple of the recorded pace; 0 plays as fast as it can.
+	Speed float64
+	// IdleLimit, when positive, is the longest pause between two items played at 1× (at 2×,
+	// half of it): a longer one, even of years between items stamped absurdly, is cut to it.
+	IdleLimit time.Duration
+	// Idle, if set, is told of each pause cut, with how long the recording paused, after the
+	// frame that shows what came before it.
+	Idle func(gap time.Duration)
+}
+
+// RunFilePaced is RunFile at a pace that may cut long pauses, as asciinema's idle time limit does.
+func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options, show func(Frame)) (Result, error) {
 	e := NewEngine(opts.Recorder)
 	var res Result
 	var frameAt, prev time.Time
@@ -33,12 +50,19 @@ func RunFile(ctx context.Context, src watch.Source, speed float64, opts Options,
 		if err != nil {
 			return res, err
 		}
-		if speed > 0 && !prev.IsZero() && it.Time.After(prev) {
+		if pace.Speed > 0 && !prev.IsZero() && it.Time.After(prev) {
 			if e.Changed() {
 				emit(false) // show what there is before waiting
 				frameAt = e.Now()
 			}
-			if err := sleep(ctx, time.Duration(float64(it.Time.Sub(prev))/speed)); err != nil {
+			gap := it.Time.Sub(prev)
+			if pace.IdleLimit > 0 && gap > pace.IdleLimit {
+				if pace.Idle != nil {
+					pace.Idle(gap)
+				}
+				gap = pace.IdleLimit
+			}
+			if err := sleep(ctx, time.Duration(float64(gap)/pace.Speed)); err != nil {
 				break
 			}
 		}

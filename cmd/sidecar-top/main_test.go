@@ -40,6 +40,8 @@ func TestBadInput(t *testing.T) {
 	newer := writeFile(t, "new.jsonl", `{"kind":"SidecarTopRecording","version":2,"namespace":"x","target":"pod/x","startTime":"2026-12-02T08:00:00Z"}
 `)
 	empty := writeFile(t, "empty.jsonl", "")
+	exists := writeFile(t, "exists.jsonl", "mine")
+	unreachable := unreachableConfig(t)
 	tests := []struct {
 		args []string
 		want string
@@ -65,6 +67,24 @@ func TestBadInput(t *testing.T) {
 		{[]string{"demo", "nosuch"}, `no demo recording "nosuch"`},
 		{[]string{"demo", "--speed", "fast"}, `--speed "fast"`},
 		{[]string{"--bogus"}, "unknown flag"},
+		// Flags are read before anything is opened: the file does not exist either.
+		{[]string{"replay", "/does/not/exist.jsonl", "--speed", "NaN"}, `--speed "NaN": want a factor from 0.1 to 1000`},
+		{[]string{"replay", "/does/not/exist.jsonl", "--speed", "1e-300"}, `--speed "1e-300"`},
+		{[]string{"replay", "/does/not/exist.jsonl", "--speed", "Inf"}, `--speed "Inf"`},
+		{[]string{"replay", "/does/not/exist.jsonl", "--speed", "0"}, `--speed "0"`},
+		{[]string{"replay", "/does/not/exist.jsonl", "--speed", "-2"}, `--speed "-2"`},
+		{[]string{"replay", "/does/not/exist.jsonl", "-o", "yaml"}, "the only output format is json"},
+		{[]string{"replay", "/does/not/exist.jsonl", "--idle-limit", "-1s"}, "--idle-limit cannot be negative"},
+		{[]string{"replay", "/does/not/exist.jsonl", "--idle-limit", "soon"}, `invalid argument "soon" for "--idle-limit"`},
+		{[]string{"demo", "--speed", "1e-300"}, `--speed "1e-300"`},
+		{[]string{"demo", "--color", "pink"}, "invalid color mode"},
+		{[]string{"record", "app", "-o", "-", "-o", "json"}, "-o json cannot print there too"},
+		{[]string{"record", "app", "-o", "a.jsonl", "--timeout", "-1s"}, "cannot be negative"},
+		{[]string{"record", "--kubeconfig", unreachable, "app", "-o", exists}, "exists.jsonl exists: record will not overwrite it"},
+		{[]string{"record", "--kubeconfig", unreachable, "app", "-o", filepath.Join(t.TempDir(), "no", "x.jsonl")}, "cannot create the recording"},
+		{[]string{"record", "--kubeconfig", unreachable, "app", "-o", filepath.Join(t.TempDir(), "x.jsonl")}, "cannot reach the API server"},
+		{[]string{"version", "x"}, `unknown command "x" for "sidecar-top version"`},
+		{[]string{"pod/version"}, "no Kubernetes configuration"}, // watched, not the version command
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -79,24 +99,40 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-func TestUnreachableServer(t *testing.T) {
-	cfg := writeFile(t, "config", `apiVersion: v1
+// unreachableConfig is a kubeconfig whose server refuses connections.
+func unreachableConfig(t *testing.T) string {
+	t.Helper()
+	return kubeconfig(t, "https://127.0.0.1:1")
+}
+
+// kubeconfig is a kubeconfig of one cluster at server, namespace ns.
+func kubeconfig(t *testing.T, server string) string {
+	t.Helper()
+	return writeFile(t, "config", `apiVersion: v1
 kind: Config
-clusters: [{name: c, cluster: {server: "https://127.0.0.1:1"}}]
+clusters: [{name: c, cluster: {server: "`+server+`", insecure-skip-tls-verify: true}}]
 users: [{name: u, user: {token: t}}]
 contexts: [{name: x, context: {cluster: c, user: u, namespace: ns}}]
 current-context: x
 `)
+}
+
+func TestUnreachableServer(t *testing.T) {
+	cfg := unreachableConfig(t)
 	code, _, stderr := runCmd(t, "--kubeconfig", cfg, "app")
 	if code != 1 || !strings.Contains(stderr, "cannot reach the API server at https://127.0.0.1:1") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
 
+// TestVersion: the version subcommand prints what --version prints.
 func TestVersion(t *testing.T) {
-	code, stdout, _ := runCmd(t, "--version")
-	if code != 0 || !strings.Contains(stdout, version) {
-		t.Errorf("exit %d, stdout %q", code, stdout)
+	want := "sidecar-top version " + version + "\n"
+	for _, args := range [][]string{{"--version"}, {"version"}} {
+		code, stdout, stderr := runCmd(t, args...)
+		if code != 0 || stdout != want || stderr != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 0, %q", args, code, stdout, stderr, want)
+		}
 	}
 }
 

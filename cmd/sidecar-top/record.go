@@ -4,26 +4,36 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// recordOptions are record's own flags, and the file it writes.
+// stdoutPath is the -o that writes the recording to standard output.
+const stdoutPath = "-"
+
+// recordOptions are record's own flags, and the recording it writes.
 type recordOptions struct {
 	outputs  []string
-	path     string
-	json     bool
 	untilArg string
-	until    untilCondition
 	timeout  time.Duration
 	linger   time.Duration
+
+	// Set by validate.
+	path  string // the recording's file, or stdoutPath
+	json  bool   // -o json: print the final timeline as JSON at the end
+	until untilCondition
+
+	// Set by open and start.
+	w        io.Writer
+	file     *os.File // nil when writing to standard output
 	recorder *watch.Recorder
-	file     *os.File
 }
 
 func newRecordCommand(s streams, view *viewOptions) *cobra.Command {
@@ -36,10 +46,16 @@ func newRecordCommand(s streams, view *viewOptions) *cobra.Command {
 server sends, with the local time it arrived, to FILE (JSON Lines; see README). Secrets stay
 out: managedFields, the last-applied annotation and environment values are removed.
 
-It stops on Ctrl-C, or once --until is met (and --linger has passed), or at --timeout.
-With -o json as well, it prints the final timeline as JSON on standard output at the end.`,
+FILE must not exist: record creates it before it connects, and refuses at once a name that
+exists or cannot be created. -o - writes the recording to standard output; the live view is
+then off, and the plain lines and messages go to standard error.
+
+It stops on Ctrl-C, or once --until is met (and --linger has passed), or at --timeout, which
+counts from the start, connecting included. With -o json as well, it prints the final timeline
+as JSON on standard output at the end.`,
 		Example: `  sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
-  sidecar-top record -n batch job/export -o export.jsonl --until complete --timeout 10m -o json`,
+  sidecar-top record -n batch job/export -o export.jsonl --until complete --timeout 10m -o json
+  sidecar-top record -n shop pod/checkout -o - --until deleted | gzip > checkout.jsonl.gz`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWatch(cmd.Context(), s, view, kube, args, rec)
@@ -47,15 +63,19 @@ With -o json as well, it prints the final timeline as JSON on standard output at
 		ValidArgsFunction: kube.completeTarget,
 	}
 	kube.addFlags(cmd.Flags())
-	cmd.Flags().StringArrayVarP(&rec.outputs, "output", "o", nil, "the recording FILE to write (required); -o json also prints the final timeline as JSON")
-	cmd.Flags().StringVar(&rec.untilArg, "until", "", "stop once the pods are complete, deleted or ready (a Job: Complete/Failed, deleted)")
-	cmd.Flags().DurationVar(&rec.timeout, "timeout", 0, "stop after this long; with --until unmet, exit 2 (the recording is kept)")
-	cmd.Flags().DurationVar(&rec.linger, "linger", 2*time.Second, "go on this long after --until is met, for the Events that trail it")
+	rec.addFlags(cmd.Flags())
 	_ = cmd.MarkFlagFilename("output", "jsonl")
 	return cmd
 }
 
-// validate reads -o (a file, and json) and --until.
+func (r *recordOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringArrayVarP(&r.outputs, "output", "o", nil, "the recording FILE to write (required; - for standard output); -o json also prints the final timeline as JSON")
+	fs.StringVar(&r.untilArg, "until", "", "stop once the pods are complete, deleted or ready (a Job: Complete/Failed, deleted)")
+	fs.DurationVar(&r.timeout, "timeout", 0, "stop after this long from the start, connecting included; with --until unmet, exit 2 (the recording is kept)")
+	fs.DurationVar(&r.linger, "linger", 2*time.Second, "go on this long after --until is met, for the Events that trail it")
+}
+
+// validate reads -o (a file or -, and json) and --until, before anything is opened.
 func (r *recordOptions) validate() error {
 	for _, o := range r.outputs {
 		switch {
@@ -68,7 +88,10 @@ func (r *recordOptions) validate() error {
 		}
 	}
 	if r.path == "" {
-		return errors.New("record needs -o FILE: where to write the recording")
+		return errors.New("record needs -o FILE: where to write the recording (- for standard output)")
+	}
+	if r.toStdout() && r.json {
+		return errors.New("-o - writes the recording to standard output, so -o json cannot print there too: record to a file, then replay it with -o json")
 	}
 	var err error
 	r.until, err = parseUntil(r.untilArg)
@@ -81,41 +104,80 @@ func (r *recordOptions) validate() error {
 	return nil
 }
 
-// create opens the recording, refusing to overwrite one, and writes its header.
-func (r *recordOptions) create(ns string, t watch.Target, serverVersion string) (*os.File, error) {
+// toStdout says whether the recording goes to standard output.
+func (r *recordOptions) toStdout() bool { return r.path == stdoutPath }
+
+// where names the recording's destination in messages.
+func (r *recordOptions) where() string {
+	if r.toStdout() {
+		return "standard output"
+	}
+	return r.path
+}
+
+// open creates the recording's file before anything connects, refusing to overwrite one: a name
+// that exists or cannot be created fails at once. -o - writes to stdout.
+func (r *recordOptions) open(stdout io.Writer) error {
+	if r.toStdout() {
+		r.w = stdout
+		return nil
+	}
 	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
-		return nil, fmt.Errorf("%s exists: record will not overwrite it; choose another name", r.path)
+		return fmt.Errorf("%s exists: record will not overwrite it; choose another name", r.path)
 	}
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("cannot create the recording: %w", err)
 	}
-	r.recorder, err = watch.NewRecorder(f, watch.Header{
+	r.w, r.file = f, f
+	return nil
+}
+
+// start writes the recording's header, once connected.
+func (r *recordOptions) start(ns string, t watch.Target, serverVersion string) error {
+	var err error
+	r.recorder, err = watch.NewRecorder(r.w, watch.Header{
 		Tool: "sidecar-top " + version, ServerVersion: serverVersion,
 		Namespace: ns, Target: t.String(), StartTime: time.Now().UTC(),
 	})
-	if err != nil {
-		f.Close()
-		return nil, err
+	return err
+}
+
+// abandon closes the file after an error and, if it holds no item, removes it: an error never
+// leaves an empty recording behind. open created the file, so it is nobody else's.
+func (r *recordOptions) abandon(items int) {
+	if r.file == nil {
+		return
 	}
-	r.file = f
-	return f, nil
+	r.file.Close()
+	if items == 0 {
+		os.Remove(r.path)
+	}
+	r.file = nil
 }
 
 // finish closes the recording, says what was written, prints JSON if asked, and turns an
 // unmet --until at --timeout into exit status 2.
 func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result) error {
-	if err := r.file.Close(); err != nil {
-		return fmt.Errorf("close %s: %w", r.path, err)
+	if r.file != nil {
+		err := r.file.Close()
+		r.file = nil
+		if err != nil {
+			return fmt.Errorf("close %s: %w", r.path, err)
+		}
 	}
-	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.path)
+	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.where())
 	if r.json {
 		if err := writeJSON(s.Out, t.Namespace, t.String(), res.Final, false); err != nil {
 			return err
 		}
 	}
 	if r.until != untilNone && !res.Met && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return exitCode{2, fmt.Sprintf("--timeout %s passed before --until %s was met; the recording is kept in %s", r.timeout, r.until, r.path)}
+		kept := "the recording is kept in " + r.path
+		if r.toStdout() {
+			kept = "the recording on standard output is whole"
+		}
+		return exitCode{2, fmt.Sprintf("--timeout %s passed before --until %s was met; %s", r.timeout, r.until, kept)}
 	}
 	return nil
 }

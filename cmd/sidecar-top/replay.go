@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -19,19 +19,6 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// replayOptions are the flags of replay and demo.
-type replayOptions struct {
-	output string
-	speed  string
-	pretty bool // -o json indented
-}
-
-func (o *replayOptions) addFlags(cmd *cobra.Command) {
-	cmd.Flags().StringVarP(&o.output, "output", "o", "", "json: print the final timeline as JSON instead of playing it")
-	cmd.Flags().BoolVar(&o.pretty, "pretty", false, "with -o json: indent the JSON (it is compact otherwise)")
-	cmd.Flags().StringVar(&o.speed, "speed", "1", "playing speed: 1, 2, 10 or max (plain output defaults to max)")
-}
-
 func newReplayCommand(s streams, view *viewOptions) *cobra.Command {
 	opts := &replayOptions{}
 	cmd := &cobra.Command{
@@ -39,9 +26,16 @@ func newReplayCommand(s streams, view *viewOptions) *cobra.Command {
 		Short: "Play a recording in the same view, at its recorded pace",
 		Long: `replay plays a recording made by sidecar-top record (or one without its header line) in
 the same view as a live watch, through the same translation and timeline builder. Keys:
-space pause, n/p next/previous milestone, s speed, G end, ? help. FILE - reads standard input.`,
+space pause, n/p next/previous milestone, s speed, G end, ? help. FILE - reads standard input.
+
+A pause of the recording longer than --idle-limit plays for --idle-limit (divided by the speed),
+as asciinema's idle time limit does, and the view or the plain output says so.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			mode, err := opts.validate(cmd.Flags(), view)
+			if err != nil {
+				return err
+			}
 			name := args[0]
 			var r io.Reader = s.In
 			if name != "-" {
@@ -52,10 +46,10 @@ space pause, n/p next/previous milestone, s speed, G end, ? help. FILE - reads s
 				defer f.Close()
 				r = f
 			}
-			return runReplay(cmd, s, view, opts, name, r)
+			return runReplay(cmd.Context(), s, view, opts, mode, name, r)
 		},
 	}
-	opts.addFlags(cmd)
+	opts.addFlags(cmd.Flags())
 	return cmd
 }
 
@@ -77,6 +71,10 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 				fmt.Fprintln(s.Out, strings.Join(recordings.Names(), "\n"))
 				return nil
 			}
+			mode, err := opts.validate(cmd.Flags(), view)
+			if err != nil {
+				return err
+			}
 			name := "startup-probe"
 			if len(args) == 1 {
 				name = args[0]
@@ -86,10 +84,10 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 				return fmt.Errorf("no demo recording %q: choose one of %s", name, strings.Join(recordings.Names(), ", "))
 			}
 			defer f.Close()
-			return runReplay(cmd, s, view, opts, "demo:"+name, f)
+			return runReplay(cmd.Context(), s, view, opts, mode, "demo:"+name, f)
 		},
 	}
-	opts.addFlags(cmd)
+	opts.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&list, "list", false, "list the built-in recordings")
 	return cmd
 }
@@ -97,18 +95,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 // runReplay plays a recording: streamed through the player for JSON and plain output (read
 // once, nothing held but the timeline), or translated whole for the view, which seeks back and
 // forth in it.
-func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOptions, name string, r io.Reader) error {
-	if opts.output != "" && opts.output != "json" {
-		return fmt.Errorf("-o %q: the only output format is json", opts.output)
-	}
-	speed, err := parseSpeed(opts.speed)
-	if err != nil {
-		return err
-	}
-	mode, err := view.colorMode()
-	if err != nil {
-		return err
-	}
+func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, mode ui.ColorMode, name string, r io.Reader) error {
 	rd, err := watch.NewReader(r, name)
 	if err != nil {
 		return err
@@ -117,7 +104,6 @@ func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOpt
 	if h := rd.Header(); h != nil {
 		ns, target = h.Namespace, h.Target
 	}
-	ctx := cmd.Context()
 	truncated := func() {
 		if rd.Truncated {
 			fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
@@ -143,13 +129,18 @@ func runReplay(cmd *cobra.Command, s streams, view *viewOptions, opts *replayOpt
 		if len(obs) == 0 {
 			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 		}
-		return runReplayView(ctx, s, mode, play.NewReplay(obs, speed, false, 0), target, ns)
-	}
-	if !cmd.Flags().Changed("speed") {
-		speed = 0
+		r := play.NewReplay(obs, opts.speed, false, 0)
+		r.SetIdleLimit(opts.idleLimit)
+		return runReplayView(ctx, s, mode, r, target, ns)
 	}
 	plain := ui.NewPlain(s.Out)
-	res, err := play.RunFile(ctx, rd, speed, play.Options{}, func(f play.Frame) { plain.Update(f.Snapshot) })
+	pace := play.Pace{IdleLimit: opts.idleLimit, Idle: func(gap time.Duration) {
+		fmt.Fprintf(s.Out, "… %s idle, skipped\n", idleText(gap))
+	}}
+	if opts.paced {
+		pace.Speed = opts.speed // else as fast as it can: a pipe wants the result
+	}
+	res, err := play.RunFilePaced(ctx, rd, pace, play.Options{}, func(f play.Frame) { plain.Update(f.Snapshot) })
 	if err != nil {
 		return err
 	}
@@ -180,10 +171,7 @@ func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Re
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go r.Run(ctx)
-	m := ui.NewModel(ui.Config{
-		Target: target, Namespace: ns, Mode: ui.Replay, Frames: r.Frames(), Control: r,
-		Styles: ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))),
-	})
+	m := ui.NewModel(replayConfig(r, target, ns, viewStyles(s, mode)))
 	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		return nil
@@ -191,16 +179,7 @@ func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Re
 	return err
 }
 
-// parseSpeed reads a playing speed: a positive factor (1, 2.5, 10x, 10×) or max (0).
-func parseSpeed(s string) (float64, error) {
-	t := strings.ToLower(strings.TrimSpace(s))
-	if t == "max" {
-		return 0, nil
-	}
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "x"), "×")
-	f, err := strconv.ParseFloat(t, 64)
-	if err != nil || f <= 0 || f > 1000 {
-		return 0, fmt.Errorf("--speed %q: want a factor such as 1, 2 or 10, or max", s)
-	}
-	return f, nil
+// replayConfig is the view of replay r: README's capture is drawn from it too.
+func replayConfig(r *play.Replay, target, ns string, styles ui.Styles) ui.Config {
+	return ui.Config{Target: target, Namespace: ns, Mode: ui.Replay, Frames: r.Frames(), Control: r, Styles: styles}
 }

@@ -60,7 +60,8 @@ drawn as what they are: one lane per container, every milestone with its uncerta
 gaps between them, and findings in words.
 
 TARGET is a pod name, pod/NAME, job/NAME or deploy/NAME; or give -l SELECTOR. The pod need
-not exist yet: start sidecar-top before kubectl apply to see its whole life.`,
+not exist yet: start sidecar-top before kubectl apply to see its whole life. A pod named as a
+command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 		Example: `  sidecar-top -n shop checkout-7d9f
   sidecar-top -n batch job/nightly-export
   sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
@@ -81,7 +82,7 @@ not exist yet: start sidecar-top before kubectl apply to see its whole life.`,
 	cmd.SetContext(context.Background())
 	addViewFlags(cmd.PersistentFlags(), view)
 	kube.addFlags(cmd.Flags())
-	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view))
+	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view), newVersionCommand(s))
 	cmd.AddCommand(newExportCommand(s))
 	return cmd
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,13 +18,10 @@ import (
 )
 
 // runWatch watches the target live: the view on a terminal, plain lines elsewhere. With rec it
-// also writes a recording and stops as record's flags say.
-func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptions, args []string, rec *recordOptions) error {
+// also writes a recording and stops as record's flags say. Every flag is read before anything is
+// opened, and the recording's file is created before anything connects.
+func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptions, args []string, rec *recordOptions) (err error) {
 	mode, err := view.colorMode()
-	if err != nil {
-		return err
-	}
-	t, ns, err := kube.target(args)
 	if err != nil {
 		return err
 	}
@@ -32,47 +30,55 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 			return err
 		}
 	}
+	t, ns, err := kube.target(args)
+	if err != nil {
+		return err
+	}
 	client, host, err := kube.client()
 	if err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	serverVersion, err := watch.Preflight(ctx, client, t, host)
-	if err != nil {
-		return err
-	}
-	// Not recording, the informers keep only what translation reads.
-	live := watch.NewLiveWithOptions(client, t, watch.LiveOptions{Recording: rec != nil})
 	opts := play.Options{}
+	var res play.Result
 	if rec != nil {
-		file, err := rec.create(ns, t, serverVersion)
-		if err != nil {
+		if err := rec.open(s.Out); err != nil {
 			return err
 		}
-		defer file.Close()
-		opts.Recorder, opts.Linger = rec.recorder, rec.linger
+		defer func() {
+			if err != nil {
+				rec.abandon(res.Items)
+			}
+		}()
+		opts.Linger = rec.linger
 		if rec.until != untilNone {
 			opts.Until = func(s timeline.Snapshot) bool { return rec.until.met(t, s) }
 		}
-		if rec.timeout > 0 {
+		if rec.timeout > 0 { // from the start: connecting is bounded too
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, rec.timeout)
 			defer cancel()
 		}
 	}
-	if err := live.Start(ctx); err != nil {
-		return watch.Explain(err, host)
+	serverVersion, live, err := connect(ctx, client, t, host, rec != nil)
+	if err != nil {
+		return err
 	}
-	var res play.Result
-	switch {
-	case s.terminal && !view.plain:
+	if rec != nil {
+		if err := rec.start(ns, t, serverVersion); err != nil {
+			return err
+		}
+		opts.Recorder = rec.recorder
+	}
+	switch out := outputOf(s, view, rec); {
+	case out.view:
 		res, err = runLiveView(ctx, s, mode, live, opts, t)
-	case rec != nil && rec.json:
+	case out.plain == nil:
 		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
 		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s (Ctrl-C to stop)\n", t, ns)
-		plain := ui.NewPlain(s.Out)
+		plain := ui.NewPlain(out.plain)
 		warn := warnTo(s)
 		res, err = play.RunLive(ctx, live, opts, func(f play.Frame) {
 			plain.Update(f.Snapshot)
@@ -90,6 +96,27 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		return rec.finish(ctx, s, t, res)
 	}
 	return nil
+}
+
+// watchOutput is how a watch shows itself: the view, or plain lines written to plain, or (record
+// -o json, whose standard output is for the JSON) nothing but warnings.
+type watchOutput struct {
+	view  bool
+	plain io.Writer
+}
+
+// outputOf chooses: the view on a terminal unless --plain; plain lines elsewhere, on standard
+// error when the recording goes to standard output.
+func outputOf(s streams, view *viewOptions, rec *recordOptions) watchOutput {
+	switch {
+	case rec != nil && rec.toStdout():
+		return watchOutput{plain: s.ErrOut}
+	case s.terminal && !view.plain:
+		return watchOutput{view: true}
+	case rec != nil && rec.json:
+		return watchOutput{}
+	}
+	return watchOutput{plain: s.Out}
 }
 
 // warnTo prints each new watch error of the frames on standard error: they are not fatal.
@@ -118,7 +145,7 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.So
 		Namespace: t.Namespace,
 		Mode:      ui.Live,
 		Frames:    frames,
-		Styles:    ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))),
+		Styles:    viewStyles(s, mode),
 	})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx))
 	type result struct {

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/ui"
+)
+
+// The speeds --speed accepts, besides max: slower than a tenth, a second of the recording
+// takes longer than ten; faster than 1000×, an hour takes less than four seconds, as max does.
+const (
+	minSpeed = 0.1
+	maxSpeed = 1000
+)
+
+// defaultIdleLimit is --idle-limit's default: the longest a replay shows nothing new, at 1×.
+const defaultIdleLimit = 5 * time.Second
+
+// replayOptions are the flags of replay and demo.
+type replayOptions struct {
+	output    string
+	pretty    bool // -o json indented
+	speedArg  string
+	idleLimit time.Duration
+
+	// Set by validate.
+	speed float64 // a factor, or play.SpeedMax
+	paced bool    // --speed was given: plain output plays at it rather than at once
+}
+
+func (o *replayOptions) addFlags(fs *pflag.FlagSet) {
+	fs.StringVarP(&o.output, "output", "o", "", "json: print the final timeline as JSON instead of playing it")
+	fs.BoolVar(&o.pretty, "pretty", false, "with -o json: indent the JSON (it is compact otherwise)")
+	fs.StringVar(&o.speedArg, "speed", "1", fmt.Sprintf("playing speed: a factor from %g to %g (1, 2, 10) or max; plain output defaults to max", minSpeed, float64(maxSpeed)))
+	fs.DurationVar(&o.idleLimit, "idle-limit", defaultIdleLimit, "play a pause of the recording longer than this for this long (divided by the speed), and say so; 0 plays pauses as recorded")
+}
+
+// validate reads the flags, and the colour mode, before anything is opened.
+func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions) (ui.ColorMode, error) {
+	if o.output != "" && o.output != "json" {
+		return 0, fmt.Errorf("-o %q: the only output format is json", o.output)
+	}
+	var err error
+	if o.speed, err = parseSpeed(o.speedArg); err != nil {
+		return 0, err
+	}
+	if o.idleLimit < 0 {
+		return 0, errors.New("--idle-limit cannot be negative (0 plays every pause as recorded)")
+	}
+	o.paced = fs.Changed("speed")
+	return view.colorMode()
+}
+
+// parseSpeed reads a playing speed: a finite factor from minSpeed to maxSpeed (1, 2.5, 10x,
+// 10×) or max (play.SpeedMax).
+func parseSpeed(s string) (float64, error) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "max" {
+		return play.SpeedMax, nil
+	}
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "x"), "×")
+	f, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(f >= minSpeed && f <= maxSpeed) { // NaN fails both
+		return 0, fmt.Errorf("--speed %q: want a factor from %g to %g, such as 1, 2 or 10, or max", s, minSpeed, float64(maxSpeed))
+	}
+	return f, nil
+}
+
+// idleText is how long a cut pause was, as the plain output says it: to the tenth of a second
+// under a minute, to the second under two days, in days beyond (an item stamped years away).
+func idleText(d time.Duration) string {
+	switch {
+	case d >= 48*time.Hour:
+		return fmt.Sprintf("%dd", d/(24*time.Hour))
+	case d < time.Minute:
+		return d.Round(100 * time.Millisecond).String()
+	}
+	s := d.Round(time.Second).String()
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
