@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
 # Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
-# first time), builds sidecar-top once into .e2e/bin, and runs
+# first time), builds Jaeger (once, e2e/cluster/jaeger.sh) and sidecar-top into .e2e/bin, and runs
 #   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/
 #   --truth    go run -tags e2e ./e2e/truth   (each named gap beside the runtime's ground truth)
 # The cluster is ALWAYS torn down on exit (down.sh --purge), pass or fail or Ctrl-C. If it cannot
@@ -53,6 +53,9 @@ if ! e2e/cluster/up.sh; then
 fi
 export KUBECONFIG=$KUBECONFIG_ADMIN
 export PATH=$E2E_BIN:$PATH
+
+log "building Jaeger for the OTLP test (once: kept in $E2E_BIN)"
+e2e/cluster/jaeger.sh
 
 log "building sidecar-top"
 go build -o "$E2E_BIN/sidecar-top" ./cmd/sidecar-top
