@@ -37,10 +37,14 @@ func recording(t testing.TB, name string) Input {
 	return in
 }
 
-// golden compares got with testdata/<format>/<name>.golden, or rewrites it under -update.
+// goldenExt is the file extension of a format's goldens, so that each opens as what it is (the
+// README shows the SVG golden as a picture).
+var goldenExt = map[Format]string{Perfetto: ".json", Markdown: ".md", SVG: ".svg", OTLP: ".json"}
+
+// golden compares got with testdata/<format>/<name>.<ext>, or rewrites it under -update.
 func golden(t *testing.T, format Format, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", string(format), name+".golden")
+	path := filepath.Join("testdata", string(format), name+goldenExt[format])
 	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)

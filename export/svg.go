@@ -239,8 +239,8 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 	if m.Source == timeline.SourceInferred {
 		attrs = ` font-style="italic" fill-opacity="0.7"`
 	}
-	d.printf(`<text x="%.1f" y="%.1f" fill="%s" text-anchor="middle"%s>%s<title>%s</title></text>`+"\n",
-		d.x(m.At), mid+4, color, attrs, esc(marker(&d.glyphs, m)), esc(tip))
+	d.printf(`<text x="%.1f" y="%.1f" fill="%s" font-size="14" text-anchor="middle"%s>%s<title>%s</title></text>`+"\n",
+		d.x(m.At), mid+5, color, attrs, esc(marker(&d.glyphs, m)), esc(tip))
 }
 
 // axis draws the time axis under the rows, with a faint line up through them at each tick.
