@@ -216,3 +216,81 @@ func TestStartedEventBeforeStatus(t *testing.T) {
 		t.Errorf("start from status and Event: %+v", m)
 	}
 }
+
+// TestSidecarSignalledAtGraceDeadline: the app's preStop hook never returns; at the grace
+// deadline the kubelet signals the sidecar without waiting for the app, whose SIGTERM and exit
+// come after (seen in e2e TestMatrixPreStopNeverReturns). The gap app exit → sidecar SIGTERM
+// must be allowed below zero.
+func TestSidecarSignalledAtGraceDeadline(t *testing.T) {
+	b := timeline.NewBuilder()
+	up := pod("a", running("s1", timeline.KindSidecar, 0.7, true, "1"), running("app", timeline.KindApp, 0.8, true, "2"))
+	up.Containers[1].HasPreStop = true
+	apply(b, 1, timeline.Observation{Type: timeline.Added, Pod: up})
+	del := pod("a", up.Containers...)
+	d, grace := sec(5), int64(4)
+	del.Deletion, del.DeletionGrace = &d, &grace
+	apply(b, 1.01, timeline.Observation{Pod: del})
+	apply(b, 1.3, timeline.Observation{Event: killing("a", "s1", "initContainers", 1.05)})
+	done := pod("a", exited("s1", timeline.KindSidecar, 0.7, 5, 0, "1"), exited("app", timeline.KindApp, 0.8, 5, 0, "2"))
+	done.Containers[1].HasPreStop = true
+	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
+	apply(b, 5.4, timeline.Observation{Pod: done})
+	p := b.Snapshot().Pods[0]
+	for _, g := range p.Gaps {
+		if g.Name == "app exit → s1 SIGTERM" {
+			if g.Span.Min >= 0 {
+				t.Errorf("gap %s cut at zero: %+v", g.Name, g.Span)
+			}
+			return
+		}
+	}
+	t.Errorf("no gap app exit → s1 SIGTERM in %+v", p.Gaps)
+}
+
+// TestRestartWithoutLastState: a startup probe killed a sidecar's first run and the kubelet
+// started it again between two status updates; the status shows restartCount 1 with no
+// lastState (seen in e2e TestMatrixSidecarRecovers). The first run's exit is implied: after
+// its Killing Event, before the next run's Created Event.
+func TestRestartWithoutLastState(t *testing.T) {
+	b := timeline.NewBuilder()
+	side := running("s1", timeline.KindSidecar, 1, false, "c1")
+	side.HasStartupProbe, side.Status.Started = true, boolp(false)
+	apply(b, 1.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", side)})
+	kill := killing("a", "s1", "initContainers", 6.2)
+	kill.Message = "Init container s1 failed startup probe, will be restarted"
+	apply(b, 6.25, timeline.Observation{Event: kill})
+	created := killing("a", "s1", "initContainers", 6.35)
+	created.UID, created.Reason, created.Message = "ev-created-s1", "Created", "Container created"
+	created.NameTime = time.Time{} // a repeat: whole seconds only
+	apply(b, 6.36, timeline.Observation{Event: created})
+	again := running("s1", timeline.KindSidecar, 6, false, "c2")
+	again.HasStartupProbe, again.Status.Started, again.Status.RestartCount = true, boolp(false), 1
+	apply(b, 6.57, timeline.Observation{Pod: pod("a", again)})
+	p := b.Snapshot().Pods[0]
+	exit := find(t, p, "s1", timeline.MExit, 0)
+	if exit.Source != timeline.SourceInferred || exit.Earliest.Before(sec(6.2)) || exit.Latest.After(sec(6.36)) {
+		t.Errorf("implied exit %s [%s, %s], want inferred within [6.2, 6.36]", exit.Source,
+			exit.Earliest.Sub(t0), exit.Latest.Sub(t0))
+	}
+	before(t, find(t, p, "s1", timeline.MSigterm, 0), exit)
+	before(t, exit, find(t, p, "s1", timeline.MRestart, 1))
+}
+
+// TestStartedFlagLate: the kubelet's status can show a started flag up to a second after it
+// changed, so the observation before it does not bound it from below (seen in e2e
+// TestMatrixStartupProbesSerial: s2 was created before the status showed s1 started).
+func TestStartedFlagLate(t *testing.T) {
+	b := timeline.NewBuilder()
+	side := running("s1", timeline.KindSidecar, 1, false, "c1")
+	side.HasStartupProbe, side.Status.Started = true, boolp(false)
+	apply(b, 1.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", side)})
+	apply(b, 5.06, timeline.Observation{Pod: pod("a", side)})
+	up := running("s1", timeline.KindSidecar, 1, true, "c1")
+	up.HasStartupProbe = true
+	apply(b, 5.56, timeline.Observation{Pod: pod("a", up)})
+	p := b.Snapshot().Pods[0]
+	started := find(t, p, "s1", timeline.MStarted, 0)
+	if want := sec(5.06).Add(-time.Second); started.Earliest.After(want) {
+		t.Errorf("started earliest %s, want at most %s", started.Earliest.Sub(t0), want.Sub(t0))
+	}
+}

@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -46,6 +48,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	lc := &ls.cache
 	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
 	ms := make([]Milestone, 0, 12)
+	implied := false // the run's exit is implied by the next run
 	if sr == nil {
 		// An Event can arrive before the status it explains: a Started Event for a run the status
 		// does not show yet places that run's start on its own.
@@ -73,6 +76,11 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		}
 		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
 		ms = sr.appendTo(ms)
+		if sr.exit == nil {
+			if e := d.impliedExit(ls, a, sr.start); e != nil {
+				ms, implied = append(ms, *e), true
+			}
+		}
 	}
 	start := findMilestone(ms, startKind(a), a)
 	for _, oc := range occs("Created") {
@@ -96,6 +104,9 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 			stop = ls.stops[in.id]
 		}
 		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"), stop)
+		if implied {
+			afterKill(findMilestone(ms, MExit, a), findMilestone(ms, MSigterm, a))
+		}
 	}
 	lr := ls.logOf(in, a)
 	ms = d.logEvidence(spec, a, ms, lr)
@@ -112,6 +123,49 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	r := newRun(a, ms, waits, created)
 	r.Log = runLog(lr)
 	return r
+}
+
+// impliedExit is the exit of run a that the status never showed (the kubelet restarted it
+// between two updates, and lastState was empty): the next run says it ended, before that run's
+// Created Event or its start.
+func (d *deriver) impliedExit(ls *laneState, a int32, start *Milestone) *Milestone {
+	if start == nil {
+		return nil
+	}
+	lc := &ls.cache
+	var hi time.Time
+	var ev Evidence
+	if next := lc.occsOf("Created", ls.occs["Created"], a+1); len(next) > 0 {
+		hi = next[0].when.hi
+		ev = Evidence{What: "before the next run's Event Created", NameTime: next[0].nameTime, API: next[0].api,
+			Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"}
+	} else if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] > a }); i < len(lc.attempts) &&
+		!lc.startHi[i].IsZero() {
+		hi = lc.startHi[i]
+		ev = Evidence{What: fmt.Sprintf("before run #%d started", lc.attempts[i]), Note: "a container restarts only after it exited"}
+	} else {
+		return nil
+	}
+	if hi.Before(start.Earliest) {
+		return nil // odd data: the next run before this one's start
+	}
+	iv := interval{start.Earliest, hi}
+	return &Milestone{Kind: MExit, Container: start.Container, Attempt: a, At: iv.mid(), Earliest: iv.lo, Latest: iv.hi,
+		Source: SourceInferred, Evidence: []Evidence{ev}, Message: "inferred: the status never showed it ended",
+		Why: "the kubelet started the container again, so this run had ended"}
+}
+
+// afterKill puts an implied exit after the Killing Event of its run: the kubelet reports it
+// before it stops the container.
+func afterKill(exit, sig *Milestone) {
+	if exit == nil || sig == nil || sig.Source != SourceEvent || !sig.Earliest.After(exit.Earliest) || sig.Earliest.After(exit.Latest) {
+		return
+	}
+	exit.Earliest = sig.Earliest
+	exit.At = interval{exit.Earliest, exit.Latest}.clamp(exit.At)
+	exit.Evidence = append(exit.Evidence, Evidence{What: "after Event Killing", NameTime: sig.Evidence[0].NameTime,
+		API: sig.Evidence[0].API, Precision: sig.Evidence[0].Precision, Note: "the kubelet reports Killing before it stops the container"})
+	exitAfter(exit, sig)
 }
 
 // runEvidence tightens a run's status-based start with its Events, and keeps the run after the
@@ -265,6 +319,11 @@ func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, 
 	s := f.seen
 	if in.run != nil && !s.at.After(in.run.at) {
 		s.prev, s.note = time.Time{}, ""
+	}
+	if !s.prev.IsZero() {
+		// The observation before may not show the change yet: the kubelet reports it late.
+		s.prev = s.prev.Add(-statusLag)
+		s.note = strings.TrimPrefix(s.note+"; the kubelet may report it up to 1s late", "; ")
 	}
 	m := observedMilestone(kind, s, what, floor)
 	m.Earliest = earlier(later(m.Earliest, floor), m.Latest)

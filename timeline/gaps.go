@@ -8,17 +8,18 @@ import "time"
 // last exit. They read the first and the last runs only.
 func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration) []Gap {
 	var gaps []Gap
-	add := func(from, to *Milestone, fromName, toName string) {
+	addIf := func(from, to *Milestone, fromName, toName string, ordered bool) {
 		if from == nil || to == nil {
 			return
 		}
 		gaps = append(gaps, Gap{
 			Name: fromName + " → " + toName,
 			From: ref(from), To: ref(to),
-			Span: spanBetween(from, to, true),
+			Span: spanBetween(from, to, ordered),
 			Why:  gapWhy(fromName+" → "+toName, from, to, specOf, grace),
 		})
 	}
+	add := func(from, to *Milestone, fromName, toName string) { addIf(from, to, fromName, toName, true) }
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Kind != KindSidecar {
@@ -70,7 +71,9 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		if sig == nil {
 			continue
 		}
-		add(prevExit, sig, prevName, c.Name+" SIGTERM")
+		// A sidecar waits for its turn only until the grace period runs out: when its bounds
+		// allow that (the SIGTERM may come first), the gap is not cut at zero.
+		addIf(prevExit, sig, prevName, c.Name+" SIGTERM", prevExit == nil || !sig.Earliest.Before(prevExit.Earliest))
 		add(c.Find(MPreStop, run), sig, c.Name+" preStop", c.Name+" SIGTERM")
 		add(sig, exit, c.Name+" SIGTERM", c.Name+" exit")
 		if exit != nil {
