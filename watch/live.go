@@ -38,6 +38,10 @@ type LiveOptions struct {
 	// Recording keeps every object as Sanitize leaves it, because the recorder writes it out.
 	// Without it the informer caches and the items hold only what translation reads.
 	Recording bool
+	// Logs, if set, follows the log of each container run seen (logs.go).
+	Logs *LogOptions
+	// NodeLogs, if set, polls the kubelet's log on the nodes of the target's pods (nodelogs.go).
+	NodeLogs *NodeLogOptions
 }
 
 // Live watches a target through informers and is a Source. Informer handlers only stamp,
@@ -58,6 +62,9 @@ type Live struct {
 	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
 	pods   map[types.UID]bool
 	events *podEvents // the Events of the target's pods; nil for a pod target
+
+	logs  *logFollowers // nil: logs are not read
+	nodes *nodeLogs     // nil: the kubelet's log is not read
 }
 
 type entry struct {
@@ -132,6 +139,7 @@ func (l *Live) Start(ctx context.Context) error {
 		l.inform(jobEvents.Core().V1().Events().Informer(), "job events", l.acceptJobEvent)
 		factories = append(factories, jobs, jobEvents)
 	}
+	l.startLogs(ctx)
 	for _, f := range factories {
 		f.Start(ctx.Done())
 	}
@@ -196,6 +204,7 @@ func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 	if first && l.events != nil {
 		l.events.add(p.UID) // after the pod's item: its Events come after it
 	}
+	l.podLogs(t, p) // after the pod's item too
 }
 
 // acceptPodEvent takes the Events of a pod target, which may come before the pod.
