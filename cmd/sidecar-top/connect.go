@@ -19,6 +19,12 @@ import (
 // (watch.Explain words any timeout as watch.PreflightTimeout; so the first request is made here,
 // where its error is still whole.)
 func connect(ctx context.Context, client kubernetes.Interface, t watch.Target, host string, recording bool) (string, *watch.Live, error) {
+	return connectWith(ctx, client, t, host, watch.LiveOptions{Recording: recording}, nil)
+}
+
+// connectWith is connect with the Live's options; setup, if set, adjusts them once the server
+// has answered and the watch can work (the logs' access checks, logs.go).
+func connectWith(ctx context.Context, client kubernetes.Interface, t watch.Target, host string, opts watch.LiveOptions, setup func(context.Context, *watch.LiveOptions)) (string, *watch.Live, error) {
 	start := time.Now()
 	// explain words err, which ended a step run under ctx; worded is how watch says it.
 	explain := func(ctx context.Context, err, worded error) error {
@@ -43,8 +49,11 @@ func connect(ctx context.Context, client kubernetes.Interface, t watch.Target, h
 	if err != nil {
 		return "", nil, explain(ctx, err, err)
 	}
+	if setup != nil {
+		setup(ctx, &opts)
+	}
 	// Not recording, the informers keep only what translation reads.
-	live := watch.NewLiveWithOptions(client, t, watch.LiveOptions{Recording: recording})
+	live := watch.NewLiveWithOptions(client, t, opts)
 	if err := live.Start(ctx); err != nil {
 		return "", nil, explain(ctx, err, watch.Explain(err, host))
 	}

@@ -34,6 +34,7 @@ type recordOptions struct {
 	w        io.Writer
 	file     *os.File // nil when writing to standard output
 	recorder *watch.Recorder
+	logs     *logPlan // what the recording holds of the logs, for its header
 }
 
 func newRecordCommand(s streams, view *viewOptions) *cobra.Command {
@@ -63,6 +64,7 @@ as JSON on standard output at the end.`,
 		ValidArgsFunction: kube.completeTarget,
 	}
 	kube.addFlags(cmd.Flags())
+	kube.logs.addRecordFlags(cmd.Flags())
 	rec.addFlags(cmd.Flags())
 	_ = cmd.MarkFlagFilename("output", "jsonl")
 	return cmd
@@ -135,11 +137,15 @@ func (r *recordOptions) open(stdout io.Writer) error {
 
 // start writes the recording's header, once connected.
 func (r *recordOptions) start(ns string, t watch.Target, serverVersion string) error {
-	var err error
-	r.recorder, err = watch.NewRecorder(r.w, watch.Header{
+	h := watch.Header{
 		Tool: "sidecar-top " + version, ServerVersion: serverVersion,
 		Namespace: ns, Target: t.String(), StartTime: time.Now().UTC(),
-	})
+	}
+	if r.logs != nil {
+		r.logs.describe(&h)
+	}
+	var err error
+	r.recorder, err = watch.NewRecorder(r.w, h)
 	return err
 }
 

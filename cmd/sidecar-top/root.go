@@ -46,6 +46,7 @@ type kubeOptions struct {
 	config   *genericclioptions.ConfigFlags
 	selector string
 	exports  exportFlag // --export: what record and live mode write from the final timeline
+	logs     logFlags   // --logs, --mark, --node-logs, ...: logs as evidence (logs.go)
 }
 
 func newRootCommand(s streams) *cobra.Command {
@@ -99,6 +100,7 @@ func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
 	k.config.AddFlags(fs)
 	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
 	k.exports.addFlags(fs)
+	k.logs.addFlags(fs)
 }
 
 // target parses the command line's target in the namespace the kubectl flags give.

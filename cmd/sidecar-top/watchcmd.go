@@ -34,6 +34,10 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err != nil {
 		return err
 	}
+	logs, err := kube.logs.plan(t)
+	if err != nil {
+		return err
+	}
 	client, host, err := kube.client()
 	if err != nil {
 		return err
@@ -61,11 +65,13 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 			defer cancel()
 		}
 	}
-	serverVersion, live, err := connect(ctx, client, t, host, rec != nil)
+	serverVersion, live, err := connectWith(ctx, client, t, host, watch.LiveOptions{Recording: rec != nil},
+		func(ctx context.Context, o *watch.LiveOptions) { logs.setup(ctx, client, ns, s.ErrOut, o) })
 	if err != nil {
 		return err
 	}
 	if rec != nil {
+		rec.logs = &logs
 		if err := rec.start(ns, t, serverVersion); err != nil {
 			return err
 		}
