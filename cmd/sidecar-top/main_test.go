@@ -61,7 +61,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"replay"}, "accepts 1 arg"},
 		{[]string{"replay", "/does/not/exist.jsonl"}, "no such file"},
 		{[]string{"replay", malformed}, "bad.jsonl:3: malformed line"},
-		{[]string{"replay", newer}, "version 2 is newer"},
+		{[]string{"replay", newer}, "new.jsonl:1: recording version 2 is newer"}, // README says it names the line
 		{[]string{"replay", empty}, "empty recording"},
 		{[]string{"replay", malformed, "-o", "yaml"}, "the only output format is json"},
 		{[]string{"demo", "nosuch"}, `no demo recording "nosuch"`},
