@@ -84,6 +84,7 @@ command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 	addViewFlags(cmd.PersistentFlags(), view)
 	kube.addFlags(cmd.Flags())
 	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view), newVersionCommand(s))
+	cmd.AddCommand(newCheckCommand(s))
 	cmd.AddCommand(newExportCommand(s))
 	return cmd
 }
