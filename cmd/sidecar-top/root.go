@@ -85,6 +85,7 @@ command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 	kube.addFlags(cmd.Flags())
 	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view), newVersionCommand(s))
 	cmd.AddCommand(newCheckCommand(s))
+	cmd.AddCommand(newDiffCommand(s))
 	cmd.AddCommand(newExportCommand(s))
 	return cmd
 }
