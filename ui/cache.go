@@ -62,6 +62,7 @@ type podCache struct {
 	off   int                        // how many milestones times leaves off the axis
 	segs  map[int][]timeline.Segment // by container index, when the lane is first drawn
 	marks map[int][]markRef          // by container index (-1: the pod row), when first drawn
+	logs  map[int][]logSpan          // by container index, when the lane is first drawn
 }
 
 func newViewCache() *viewCache {

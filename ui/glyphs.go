@@ -31,6 +31,9 @@ type Glyphs struct {
 	Selected string
 	// Restarts prefixes a container's restart count in its label.
 	Restarts string
+	// LogLines replace a lane's fill where its container wrote log lines: [0] a few, [1] ten a
+	// second or more (loglines.go).
+	LogLines [2]string
 }
 
 // UnicodeGlyphs returns the default glyphs: shaded blocks from pending to ready, arrows and
@@ -78,6 +81,7 @@ func UnicodeGlyphs() Glyphs {
 		Cursor:    "›",
 		Selected:  "▎",
 		Restarts:  "↻",
+		LogLines:  [2]string{"╷", "╻"},
 	}
 }
 
@@ -125,6 +129,7 @@ func ASCIIGlyphs() Glyphs {
 		Cursor:    ">",
 		Selected:  "|",
 		Restarts:  "@",
+		LogLines:  [2]string{",", ";"},
 	}
 }
 

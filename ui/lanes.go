@@ -133,6 +133,7 @@ func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time) s
 		b.cells[i] = cell{glyph: f.st.Glyphs.States[seg.State], ink: inkOf, prio: prioFill} // the first thing on the bar
 
 	}
+	b.placeLogs(f, f.cache.logs(p, ci), w)
 	b.placeMarks(f.cache.marks(p, ci), w)
 	return b.render(f)
 }

@@ -136,6 +136,7 @@ func legendItems(st Styles, full bool, sep string) []string {
 	} {
 		items = append(items, st.States[s.state].Render(g.States[s.state])+sep+s.name)
 	}
+	items = append(items, st.States[timeline.StateReady].Render(g.LogLines[0])+sep+"log lines")
 	if full {
 		for _, m := range extra {
 			items = append(items, marker(m.kind, m.name))
