@@ -3,6 +3,7 @@ package play
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"time"
 
@@ -64,7 +65,10 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 	}()
 	e := NewEngine(opts.Recorder)
 	var res Result
+	// watchErr stays until a frame has shown it: warnings that come while items flow (a log
+	// line sidecar-top could not use) are not lost, and those between two frames are joined.
 	var watchErr error
+	shown := true
 	var linger <-chan time.Time
 	frame := func(final bool, end error) {
 		if !e.Changed() && !final && watchErr == nil {
@@ -78,6 +82,7 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 		if show != nil {
 			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Ended: final, Err: end})
 		}
+		shown = true
 	}
 	finish := func(err error) (Result, error) {
 		frame(true, err)
@@ -92,7 +97,12 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			var werr *watch.WatchError
 			switch {
 			case errors.As(r.err, &werr):
-				watchErr = werr
+				if watchErr != nil && !shown {
+					watchErr = fmt.Errorf("%w; %w", watchErr, werr)
+				} else {
+					watchErr = werr
+				}
+				shown = false
 				continue
 			case r.err == io.EOF, r.err != nil && ctx.Err() != nil:
 				return finish(nil)
@@ -102,7 +112,9 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			if err := e.Add(r.it); err != nil {
 				return finish(err)
 			}
-			watchErr = nil
+			if shown {
+				watchErr = nil
+			}
 		case <-tick.C:
 			frame(false, nil)
 		case <-linger:
