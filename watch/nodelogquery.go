@@ -206,7 +206,12 @@ func statusError(resp *http.Response, body []byte) error {
 		return fmt.Errorf("%w: forbidden (reading it needs get on nodes/proxy): %s", errNodeLogsUnavailable, msg)
 	case http.StatusMethodNotAllowed:
 		return fmt.Errorf("%w: the kubelet's logs endpoint is disabled (kubelet setting enableSystemLogHandler): %s", errNodeLogsUnavailable, msg)
-	case http.StatusNotFound, http.StatusNotAcceptable, http.StatusBadRequest:
+	case http.StatusBadRequest:
+		if strings.Contains(msg, "address not allowed") {
+			return fmt.Errorf("%w: the API server will not proxy to the node's address (loopback or link-local): %s", errNodeLogsUnavailable, msg)
+		}
+		return fmt.Errorf("%w: %s: %s", errNodeLogsUnavailable, resp.Status, msg)
+	case http.StatusNotFound, http.StatusNotAcceptable:
 		return fmt.Errorf("%w: %s: %s", errNodeLogsUnavailable, resp.Status, msg)
 	}
 	return fmt.Errorf("%s: %s", resp.Status, msg)

@@ -271,6 +271,11 @@ func TestNodeLogsUnavailable(t *testing.T) {
 		{name: "no journal", query: func(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprint(w, "\nerror: journal output not available\n")
 		}, want: "node n1: unavailable: the kubelet cannot read the node's journal"},
+		{name: "loopback node", query: func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"address not allowed","reason":"BadRequest","code":400}`)
+		}, want: "node n1: unavailable: the API server will not proxy to the node's address (loopback or link-local): address not allowed"},
 		{name: "endpoint off", query: func(w http.ResponseWriter, r *http.Request) {
 			http.Error(w, "logs endpoint is disabled.", http.StatusMethodNotAllowed)
 		}, want: "node n1: unavailable: the kubelet's logs endpoint is disabled (kubelet setting enableSystemLogHandler): logs endpoint is disabled."},
