@@ -46,11 +46,12 @@ type logReader struct {
 	run logRun
 
 	// Owned by the reading goroutine.
-	lastAt  time.Time // the latest stamp read
-	atLast  int       // lines read stamped lastAt
-	nread   int       // lines read
-	dedupe  int       // after a retry: lines stamped lastAt still to skip, or -1 once past them
-	marking bool      // some mark applies to the container
+	lastAt  time.Time      // the latest stamp read
+	atLast  int            // lines read stamped lastAt
+	nread   int            // lines read
+	dedupe  int            // after a retry: lines stamped lastAt still to skip, or -1 once past them
+	marking bool           // some mark applies to the container
+	marked  map[string]int // lines marked, by mark
 
 	mu    sync.Mutex // guards the batch and the order of sends
 	batch []LogLine
@@ -173,7 +174,7 @@ func (r *logReader) add(l scannedLine) error {
 	}
 	line := LogLine{At: l.At, Len: l.Len}
 	if r.marking {
-		line.Mark = r.f.opts.Marks.Match(r.run.container, l.Text)
+		line.Mark = r.markOf(l.Text)
 	}
 	if line.Mark != "" || r.f.opts.KeepText {
 		line.Text = string(l.Text)
@@ -193,6 +194,28 @@ func (r *logReader) add(l scannedLine) error {
 		r.send(false)
 	}
 	return nil
+}
+
+// MaxMarkedLines is how many lines of a run one mark marks at most: a mark is a milestone, and
+// a pattern that matches a line a second would bury the lane in them. Later matches are lines
+// like the others, and that is said once.
+const MaxMarkedLines = 16
+
+// markOf is the mark a line matches, while that mark has marked fewer than MaxMarkedLines.
+func (r *logReader) markOf(text []byte) string {
+	m := r.f.opts.Marks.Match(r.run.container, text)
+	if m == "" {
+		return ""
+	}
+	if r.marked == nil {
+		r.marked = map[string]int{}
+	}
+	if r.marked[m] >= MaxMarkedLines {
+		r.f.sayOnce(r.run.id+"/marks/"+m, fmt.Errorf("%s: mark %q matched more than %d lines; later ones are not milestones", r.run, m, MaxMarkedLines))
+		return ""
+	}
+	r.marked[m]++
+	return m
 }
 
 // send sends the lines batched, if any, and with end says the log is over: the stream ended

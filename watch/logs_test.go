@@ -420,6 +420,31 @@ func TestFollowManyLines(t *testing.T) {
 	if len(got.Lines) != 10000 || texts != 10 {
 		t.Errorf("%d lines, %d with text; want 10000, 10", len(got.Lines), texts)
 	}
+	if len(sink.warns) != 0 {
+		t.Errorf("warnings %q", sink.warns)
+	}
+}
+
+// A mark that matches every line marks the first MaxMarkedLines, and says so once.
+func TestFollowMarkCap(t *testing.T) {
+	var b strings.Builder
+	for i := range 100 {
+		b.WriteString(stamp(i, fmt.Sprintf("line %d\n", i)))
+	}
+	_, c := newLogServer(t, map[string]http.HandlerFunc{"app": serve(b.String())})
+	f, sink := newTestFollowers(t, c, LogOptions{Marks: mustMarks(t, "app:any=line")})
+	f.pod(timeline.Added, runningPod(map[string]string{"app": "containerd://a1"}))
+	sink.waitFor(t, "the end", func(s *logSink) bool { return s.ended("containerd://a1") })
+	marked := 0
+	for _, l := range sink.run("containerd://a1").Lines {
+		if l.Mark != "" {
+			marked++
+		}
+	}
+	want := []string{`pod p container app run 0: mark "any" matched more than 16 lines; later ones are not milestones`}
+	if diff := cmp.Diff(sink.warns, want); diff != "" || marked != MaxMarkedLines {
+		t.Errorf("%d lines marked; warnings (-got +want):\n%s", marked, diff)
+	}
 	for _, c := range sink.items {
 		if len(c.Lines) > 500 {
 			t.Errorf("a batch of %d lines, more than FlushLines", len(c.Lines))
