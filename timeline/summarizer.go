@@ -1,0 +1,212 @@
+package timeline
+
+import (
+	"slices"
+	"time"
+)
+
+// Summarizer gives Summarize(s) snapshot after snapshot at the cost of what changed, for a view
+// that shows a workload's summary at every frame: the pods a snapshot shares with the last one
+// are skipped by pointer, and a gap's sorted values are patched where pods' values changed. A
+// Summary it returned is never changed afterwards (a gap that changes gets new slices; one that
+// does not is shared). One goroutine uses it; the zero value is ready.
+type Summarizer struct {
+	pods     []*Pod                // the last snapshot's pods
+	seen     map[string][]Gap      // each pod's gaps as last summarised, by UID
+	track    map[string]*gapTrack  // by gap name
+	stats    map[string]GapSummary // the last summary's gaps, by name
+	order    map[string]int        // where each gap is listed, when the gaps were last ordered
+	firstPod map[string]int        // the index of the first pod that names each gap, then
+	last     Summary
+}
+
+// gapTrack is one gap's values over the pods, kept sorted.
+type gapTrack struct {
+	byPod       map[string]PodValue // by UID
+	values      []PodValue          // slowest first
+	est, lo, hi []time.Duration     // smallest first
+}
+
+// patchLimit is how many changes to a gap are patched in place; more, and its values are sorted
+// again from nothing (k patches cost k·n, a sort n·log n).
+const patchLimit = 8
+
+// Summary is Summarize(s), worked out from the last snapshot given and what changed since.
+func (z *Summarizer) Summary(s Snapshot) Summary {
+	if z.seen != nil && slices.Equal(z.pods, s.Pods) {
+		return z.last
+	}
+	if z.seen == nil {
+		z.seen, z.track, z.stats = map[string][]Gap{}, map[string]*gapTrack{}, map[string]GapSummary{}
+	}
+	changes := map[string][]podChange{}
+	change := func(uid, name string, old, gaps []Gap) {
+		for j, g := range old {
+			if !repeated(old, j) {
+				changes[g.Name] = append(changes[g.Name], podChange{false, PodValue{name, uid, g.Span}})
+			}
+		}
+		for j, g := range gaps {
+			if !repeated(gaps, j) {
+				changes[g.Name] = append(changes[g.Name], podChange{true, PodValue{name, uid, g.Span}})
+			}
+		}
+	}
+	// The order of the gaps changes only when pods move, go, or a pod names a gap before (or
+	// instead of) the first pod that named it.
+	reorder := false
+	for i, p := range s.Pods {
+		if i < len(z.pods) && z.pods[i] == p {
+			continue
+		}
+		if i < len(z.pods) && z.pods[i].UID != p.UID {
+			reorder = true
+		}
+		old, had := z.seen[p.UID]
+		if had && sameGaps(old, p.Gaps) {
+			continue
+		}
+		if !had || !sameNames(old, p.Gaps) {
+			reorder = reorder || !z.namedBefore(old, i) || !z.namedBefore(p.Gaps, i)
+		}
+		change(p.UID, p.Name, old, p.Gaps)
+		z.seen[p.UID] = p.Gaps
+	}
+	if len(z.seen) > len(s.Pods) { // some pods are gone
+		reorder = true
+		now := make(map[string]bool, len(s.Pods))
+		for _, p := range s.Pods {
+			now[p.UID] = true
+		}
+		for uid, old := range z.seen {
+			if !now[uid] {
+				for _, g := range old {
+					if v, ok := z.track[g.Name].byPod[uid]; ok {
+						change(uid, v.Pod, []Gap{g}, nil)
+					}
+				}
+				delete(z.seen, uid)
+			}
+		}
+	}
+	z.pods = slices.Clone(s.Pods)
+
+	for name, cs := range changes {
+		t := z.track[name]
+		if t == nil {
+			t = &gapTrack{byPod: map[string]PodValue{}}
+			z.track[name] = t
+		}
+		for _, c := range cs {
+			if c.add {
+				t.byPod[c.v.UID] = c.v
+			} else {
+				delete(t.byPod, c.v.UID)
+			}
+		}
+		if len(t.byPod) == 0 {
+			delete(z.track, name)
+			delete(z.stats, name)
+			continue
+		}
+		if len(cs) <= patchLimit {
+			t.patch(cs)
+		} else {
+			t.rebuild()
+		}
+		z.stats[name] = gapStats(name, t.values, t.est, t.lo, t.hi)
+	}
+
+	sum := Summary{Pods: len(s.Pods), Gaps: make([]GapSummary, 0, len(z.stats))}
+	if reorder || len(z.last.Gaps) != len(z.stats) {
+		z.order, z.firstPod = gapOrder(s.Pods, len(z.stats))
+		sum.Gaps = sum.Gaps[:len(z.order)]
+		for name, i := range z.order {
+			sum.Gaps[i] = z.stats[name]
+		}
+	} else {
+		for _, g := range z.last.Gaps {
+			sum.Gaps = append(sum.Gaps, z.stats[g.Name])
+		}
+	}
+	z.last = sum
+	return sum
+}
+
+// namedBefore reports whether every gap of gaps was named, when the gaps were last ordered, by
+// a pod before the i-th: then the i-th pod's gaps cannot change the order.
+func (z *Summarizer) namedBefore(gaps []Gap, i int) bool {
+	for _, g := range gaps {
+		if f, ok := z.firstPod[g.Name]; !ok || f >= i {
+			return false
+		}
+	}
+	return true
+}
+
+// podChange is a pod's value of a gap that comes or goes.
+type podChange struct {
+	add bool
+	v   PodValue
+}
+
+// patch applies a few changes to copies of the sorted slices, which the last Summary may share.
+func (t *gapTrack) patch(cs []podChange) {
+	t.values, t.est, t.lo, t.hi = slices.Clone(t.values), slices.Clone(t.est), slices.Clone(t.lo), slices.Clone(t.hi)
+	for _, c := range cs {
+		parts := [3]time.Duration{c.v.Span.Value, c.v.Span.Min, c.v.Span.Max}
+		sorted := [3]*[]time.Duration{&t.est, &t.lo, &t.hi}
+		i, found := slices.BinarySearchFunc(t.values, c.v, slower)
+		if c.add {
+			t.values = slices.Insert(t.values, i, c.v)
+		} else if found {
+			t.values = slices.Delete(t.values, i, i+1)
+		}
+		for k, d := range parts {
+			s := sorted[k]
+			j, ok := slices.BinarySearch(*s, d)
+			if c.add {
+				*s = slices.Insert(*s, j, d)
+			} else if ok {
+				*s = slices.Delete(*s, j, j+1)
+			}
+		}
+	}
+}
+
+// rebuild sorts the gap's values again from its pods'.
+func (t *gapTrack) rebuild() {
+	v := make([]PodValue, 0, len(t.byPod))
+	for _, pv := range t.byPod {
+		v = append(v, pv)
+	}
+	slices.SortFunc(v, slower)
+	t.values = v
+	t.est = sortedBy(v, func(s Span) time.Duration { return s.Value })
+	t.lo = sortedBy(v, func(s Span) time.Duration { return s.Min })
+	t.hi = sortedBy(v, func(s Span) time.Duration { return s.Max })
+}
+
+// gapOrder is where Summarize lists each gap name (as the pods' gap lists first name them, the
+// pods in order), and the index of the first pod that names it.
+func gapOrder(pods []*Pod, n int) (order, firstPod map[string]int) {
+	order, firstPod = make(map[string]int, n), make(map[string]int, n)
+	for i, p := range pods {
+		for _, g := range p.Gaps {
+			if _, ok := order[g.Name]; !ok {
+				order[g.Name], firstPod[g.Name] = len(order), i
+			}
+		}
+	}
+	return order, firstPod
+}
+
+// sameGaps reports whether two gap lists hold the same names and spans in the same order.
+func sameGaps(a, b []Gap) bool {
+	return slices.EqualFunc(a, b, func(x, y Gap) bool { return x.Name == y.Name && x.Span == y.Span })
+}
+
+// sameNames reports whether two gap lists name the same gaps in the same order.
+func sameNames(a, b []Gap) bool {
+	return slices.EqualFunc(a, b, func(x, y Gap) bool { return x.Name == y.Name })
+}
