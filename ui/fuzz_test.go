@@ -92,9 +92,17 @@ func fuzzPod(text string, times []int64) *timeline.Pod {
 	})
 }
 
-// FuzzView draws pods of random texts and times at random sizes after random keys, live and in
-// replay, and prints them as plain text: nothing may panic or hang, every line fits, and nothing
-// the terminal would obey or hide gets through. Its seeds run in go test.
+// fuzzKeys are the named keys a character of FuzzView's keys stands for; any other character is
+// typed as itself.
+var fuzzKeys = map[rune]string{
+	'\t': "tab", '\r': "enter", '\x1b': "esc", '\x7f': "backspace", '\x01': "pgup", '\x02': "pgdown",
+	'\x03': "left", '\x04': "right", '\x05': "up", '\x06': "down", '\x07': "home", '\x08': "end",
+}
+
+// FuzzView draws pods of random texts and times at random sizes after random keys (the picker,
+// searches, paging and panning among them), live and in replay, and prints them as plain text:
+// nothing may panic or hang, every line fits, and nothing the terminal would obey or hide gets
+// through. Its seeds run in go test.
 func FuzzView(f *testing.F) {
 	for _, h := range hostile {
 		f.Add(h+"|"+h, int64(5), int64(120), uint8(120), uint8(40), "jn+")
@@ -103,6 +111,10 @@ func FuzzView(f *testing.F) {
 	f.Add("日本語|ポッド|ノード|実行中", int64(2), int64(math.MaxInt64), uint8(40), uint8(10), "?j")
 	f.Add("", int64(math.MinInt64), int64(3), uint8(1), uint8(1), "")
 	f.Add("x|\x1b]52;c;aGk=\x07|\u202e|\u200d", int64(-7), int64(99), uint8(200), uint8(60), "f-+nnpp")
+	f.Add("ns|pod|node|CrashLoopBackOff|Error", int64(4), int64(77), uint8(80), uint8(24), "P/o\x7fd\x05\r")
+	f.Add("a|b|c|d|e|f|g", int64(5), int64(6), uint8(100), uint8(30), "/e\rnNN\x1be/a\x01\x02\x02")
+	f.Add("\x1b[31m|日本|x", int64(8), int64(9), uint8(60), uint8(18), "+++\x03\x03h\x04l?\x02\x02\x05\x1b")
+	f.Add("p|q", int64(10), int64(11), uint8(40), uint8(10), "Po\x02\x01/q\x1b\x1bP\rG\x08g\x07")
 	f.Fuzz(func(t *testing.T, text string, t1, t2 int64, w, h uint8, keys string) {
 		if len(text) > 20_000 || len(keys) > 32 {
 			return
@@ -118,7 +130,11 @@ func FuzzView(f *testing.F) {
 			next, _ := m.Update(FrameMsg{Snapshot: s, Now: fuzzTime(t1 + t2), WatchErr: fmt.Errorf("watch: %s", text)})
 			m = resize(next.(Model), width, height)
 			for _, k := range keys {
-				m = press(t, m, string(k))
+				name, ok := fuzzKeys[k]
+				if !ok {
+					name = string(k)
+				}
+				m = press(t, m, name)
 			}
 			checkSafe(t, fmt.Sprintf("view %dx%d keys %q", width, height, keys), m.View(), width, height)
 		}

@@ -95,6 +95,7 @@ type Model struct {
 	feedEnded     bool
 
 	cache *viewCache // shared by the model's copies; memoization only
+	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
 }
 
 // viewState is what the user chose to look at.
@@ -107,6 +108,12 @@ type viewState struct {
 	follow    bool
 	frozenEnd time.Time // the axis' right edge while not following
 	showHelp  bool
+	helpTop   int // the first line of the help shown, when it does not fit
+
+	focus    tableFocus  // the table PgUp/PgDn and search act on
+	evCursor int         // the Events table's cursor, an index in eventList; -1 follows the newest
+	search   searchState // the search of the table in focus
+	picker   pickerState // the pod picker, when open
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -116,8 +123,9 @@ func NewModel(cfg Config) Model {
 		cfg:   cfg,
 		help:  help.New(),
 		tick:  cfg.Tick,
-		view:  viewState{autoPod: true, cursor: -1, follow: true},
+		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true},
 		cache: newViewCache(),
+		memo:  newNavMemo(),
 	}
 	m.styles = cfg.Styles
 	if m.styles.States == nil {

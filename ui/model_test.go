@@ -13,12 +13,13 @@ import (
 )
 
 // press sends key presses to m: single characters as runes, else named keys.
-func press(t *testing.T, m Model, keys ...string) Model {
+func press(t testing.TB, m Model, keys ...string) Model {
 	t.Helper()
 	named := map[string]tea.KeyType{
 		"tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab, "space": tea.KeySpace, "up": tea.KeyUp,
 		"down": tea.KeyDown, "left": tea.KeyLeft, "right": tea.KeyRight, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "ctrl+c": tea.KeyCtrlC,
+		"end": tea.KeyEnd, "ctrl+c": tea.KeyCtrlC, "pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+		"esc": tea.KeyEsc, "enter": tea.KeyEnter, "backspace": tea.KeyBackspace,
 	}
 	for _, k := range keys {
 		msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}

@@ -10,14 +10,37 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// handleKey applies a key press.
+// handleKey applies a key press. Ctrl-C quits whatever the view is doing, and so does q but
+// while a search or the picker's filter is typed, where it is a letter (esc ends the typing).
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	switch {
-	case key.Matches(msg, k.Quit):
+	typing := m.view.search.typing || (m.view.picker.open && m.view.picker.typing)
+	if msg.Type == tea.KeyCtrlC || (key.Matches(msg, k.Quit) && !(typing && msg.Type == tea.KeyRunes)) {
 		return m, tea.Quit
+	}
+	switch {
+	case m.view.picker.open:
+		m.pickerKey(msg)
+		return m, nil
+	case m.view.search.typing:
+		m.searchKey(msg)
+		return m, nil
+	case m.view.showHelp && m.helpKey(msg):
+		return m, nil
+	}
+	switch {
 	case key.Matches(msg, k.Help):
-		m.view.showHelp = !m.view.showHelp
+		m.view.showHelp, m.view.helpTop = !m.view.showHelp, 0
+	case key.Matches(msg, k.Cancel):
+		m.view.search.query = ""
+	case key.Matches(msg, k.Pods):
+		m.openPicker()
+	case key.Matches(msg, k.Search):
+		m.startSearch()
+	case m.searching() && key.Matches(msg, k.NextMatch):
+		m.jumpMatch(1)
+	case m.searching() && key.Matches(msg, k.PrevMatch):
+		m.jumpMatch(-1)
 	case key.Matches(msg, k.Up):
 		m.moveLane(-1)
 	case key.Matches(msg, k.Down):
@@ -26,12 +49,26 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.movePod(1)
 	case key.Matches(msg, k.PrevPod):
 		m.movePod(-1)
+	case key.Matches(msg, k.Left):
+		if !m.pan(-1) {
+			m.movePod(-1)
+		}
+	case key.Matches(msg, k.Right):
+		if !m.pan(1) {
+			m.movePod(1)
+		}
 	case key.Matches(msg, k.ZoomIn):
 		m.view.zoom = zoomIn(m.view.zoom, m.fitSpan())
 	case key.Matches(msg, k.ZoomOut):
 		m.view.zoom = zoomOut(m.view.zoom, m.fitSpan())
 	case key.Matches(msg, k.Follow):
 		m.toggleFollow()
+	case key.Matches(msg, k.PageUp):
+		m.page(-1)
+	case key.Matches(msg, k.PageDown):
+		m.page(1)
+	case key.Matches(msg, k.Events):
+		m.view.focus = 1 - m.view.focus
 	case key.Matches(msg, k.Next):
 		if m.replaying() {
 			m.step(1)
@@ -99,7 +136,7 @@ func (m *Model) syncSelection() {
 	if m.view.autoPod || i < 0 {
 		if j := newestPod(m.snap.Pods); j != i {
 			i = j
-			m.view.cursor = -1
+			m.view.cursor, m.view.evCursor = -1, -1
 		}
 	}
 	if i < 0 {
@@ -113,6 +150,12 @@ func (m *Model) syncSelection() {
 	}
 	if n := rowCount(p); m.view.cursor >= n {
 		m.view.cursor = n - 1
+	}
+	if m.view.evCursor >= 0 {
+		f := m.frameView()
+		if n := len(m.navMemo().eventList(p, f.jobOf(p))); m.view.evCursor >= n {
+			m.view.evCursor = n - 1
+		}
 	}
 }
 
@@ -155,7 +198,7 @@ func (m *Model) movePod(d int) {
 	i = ((i+d)%n + n) % n
 	m.view.autoPod = false
 	if m.view.pod != m.snap.Pods[i].UID {
-		m.view.cursor = -1
+		m.view.cursor, m.view.evCursor = -1, -1
 	}
 	m.view.pod = m.snap.Pods[i].UID
 	if laneIndex(m.snap.Pods[i], m.view.lane) < 0 {

@@ -185,8 +185,8 @@ func (c tableCols) line(sel, offset, gap, lane, kind, detail, source string) str
 
 // renderTable draws pod p's milestone table in height rows (a heading and the milestones),
 // scrolled to the cursor, or to the newest rows while there is no cursor. Only the rows shown
-// are formatted.
-func renderTable(f *frame, p *timeline.Pod, height int) []string {
+// are formatted. While the table is searched, the rows that match are marked.
+func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string {
 	if height < 2 {
 		return nil
 	}
@@ -201,20 +201,22 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 	}
 	head := strings.TrimRight(c.line(" ", "OFFSET", "GAP", "CONTAINER", "MILESTONE", "DETAIL", "SOURCE"), " ")
 	if n < len(rows) {
-		pos := fmt.Sprintf("%d-%d of %d", first+1, first+n, len(rows))
-		room := f.width - len(pos) - 1
-		if cellWidth(head) > room {
-			head = strings.TrimRight(ansi.Truncate(head, room, ""), " ")
-		}
-		head = pad(head, f.width-len(pos)) + pos
+		head = withPosition(head, first, n, len(rows), f.width)
 	}
 	out := []string{f.styled(sTableHeader, head)}
+	var matches []int
+	if q := f.view.search.query; q != "" && f.view.focus == focusMilestones {
+		matches = memo.matches(focusMilestones, p, f.jobOf(p), q)
+	}
 	for i := first; i < first+n; i++ {
 		r := &rows[i]
 		m := r.Milestone
 		sel, style, styled := " ", sHighlight, false
 		if r.Lane == f.view.lane {
 			sel, style, styled = st.Glyphs.Selected, sHighlight, true
+		}
+		if isMatch(matches, i) {
+			sel, style, styled = matchMark, sInfo, true
 		}
 		if i == f.view.cursor {
 			sel, style, styled = st.Glyphs.Cursor, sCursor, true
@@ -239,4 +241,15 @@ func renderTable(f *frame, p *timeline.Pod, height int) []string {
 		out = append(out, line)
 	}
 	return out
+}
+
+// withPosition ends a table's heading, at the right of width cells, with which of its total rows
+// it shows: n from first (from 0), as "first+1-first+n of total".
+func withPosition(head string, first, n, total, width int) string {
+	pos := fmt.Sprintf("%d-%d of %d", first+1, first+n, total)
+	room := width - len(pos) - 1
+	if cellWidth(head) > room {
+		head = strings.TrimRight(ansi.Truncate(head, room, ""), " ")
+	}
+	return pad(head, width-len(pos)) + pos
 }

@@ -20,27 +20,36 @@ func (m Model) View() string {
 		return ""
 	}
 	f := m.frameView()
-	return render(&f)
+	if text := idleText(m.frame.Replay); text != "" {
+		f.messages = append([]statusMessage{{text, msgInfo}}, f.messages...)
+	}
+	return render(&f, m.navMemo())
 }
 
 // render draws a frame: header, body and status line, exactly height lines of at most width
-// cells each.
-func render(f *frame) string {
+// cells each. The body is the pod picker, the help, or the pod's lanes and tables; memo holds
+// what the picker and the search derive from the snapshot.
+func render(f *frame, memo *navMemo) string {
 	if f.width < MinWidth || f.height < MinHeight {
 		return tooSmall(f.width, f.height)
 	}
 	p := f.pod()
 	lines := renderHeader(f, p)
 	h := f.height - len(lines) - 1
-	if p == nil {
+	switch {
+	case f.view.picker.open:
+		lines = append(lines, renderPicker(f, memo, h)...)
+	case f.view.showHelp:
+		lines = append(lines, renderHelp(f, h)...)
+	case p == nil:
 		lines = append(lines, renderWaiting(f, h)...)
-	} else {
-		lines = append(lines, renderBody(f, p, h)...)
+	default:
+		lines = append(lines, renderBody(f, memo, p, h)...)
 	}
 	for len(lines) < f.height-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines[:f.height-1], renderStatus(f))
+	lines = append(lines[:f.height-1], statusLine(f, memo, p))
 	for i, l := range lines {
 		lines[i] = truncate(l, f.width)
 	}
@@ -87,7 +96,7 @@ func renderWaiting(f *frame, h int) []string {
 	}
 	if rest := h - len(out) - 1; rest >= 2 {
 		out = append(out, "")
-		out = append(out, renderEvents(f, evs, timesFrom(origin, f.now), rest)...)
+		out = append(out, renderEvents(f, evs, timesFrom(origin, f.now), rest, 0)...)
 	}
 	return out
 }
@@ -129,39 +138,46 @@ const (
 	numSections
 )
 
-// renderBody draws the lanes on their axis and, as height allows, the legend, the milestone
-// table with the gaps and findings, and the recent events.
-func renderBody(f *frame, p *timeline.Pod, h int) []string {
-	job := f.jobOf(p)
-	l := newLaneLayout(f.cache.laneWidths(p), job, f.width)
-	start, end := f.axisSpan(p, job)
-	w := newWindow(start, end, l.barW)
-	noteTimes(f, p)
-	out := renderLanes(f, p, job, l, &w, min(laneCount(p, job), h-1))
-	out = append(out, pad(f.styled(sMuted, axisInfo(f)), l.labelW)+renderAxis(f, &w, f.times(p).origin))
-	rest := h - len(out)
-	if f.view.showHelp {
-		return append(out, renderHelp(f, rest)...)
+// bodyHeight is the lines the body gets under the header, above the status line.
+func bodyHeight(f *frame, p *timeline.Pod) int {
+	if p == nil {
+		return f.height - 2 // renderHeader draws one line without a pod
 	}
+	return f.height - 3
+}
 
-	if rest <= 0 {
-		return out // the lanes take it all: nothing below them is worked out
+// bodyLayout is how a body of h lines is shared: the lane rows, the axis, then the sections.
+type bodyLayout struct {
+	lanes    int              // lane rows drawn
+	rest     int              // the lines under the axis
+	got      [numSections]int // each section's lines
+	legend   []string
+	findings []string
+}
+
+// layoutBody shares h lines among pod p's lanes and the sections under them, without drawing
+// them: the keys that page a table need the table's height too.
+func layoutBody(f *frame, p *timeline.Pod, job *timeline.Job, h int) bodyLayout {
+	lay := bodyLayout{lanes: max(min(laneCount(p, job), h-1, maxLanes), 0)}
+	lay.rest = h - lay.lanes - 1
+	if lay.rest <= 0 {
+		return lay // the lanes take it all: nothing below them is worked out
 	}
 	rows := rowCount(p)
-	findings := findingLines(f, podFindings(f.snap, p, job), p.Name, rest)
+	lay.findings = findingLines(f, podFindings(f.snap, p, job), p.Name, lay.rest)
 	nEvents := p.Events.Len()
 	if job != nil {
 		nEvents += job.Events.Len()
 	}
-	legend := f.cache.linesFor(linesKey{linesLegend, f.width}, func() []string {
+	lay.legend = f.cache.linesFor(linesKey{linesLegend, f.width}, func() []string {
 		return wrapItems(legendItems(f.st, false, ""), f.width-1, 2, "  ")
 	})
 	gapLines := len(renderGaps(f, p.Gaps, len(p.Gaps)))
-	notes := gapLines + len(findings)
+	notes := gapLines + len(lay.findings)
 
 	secs := make([]section, numSections)
 	secs[secTable] = section{min: min(7, 1+rows), want: 1 + rows}
-	secs[secLegend] = section{min: 1, want: len(legend)}
+	secs[secLegend] = section{min: 1, want: len(lay.legend)}
 	secs[secNotes] = section{min: min(2, notes), want: notes}
 	secs[secEvents] = section{min: min(3, 1+nEvents), want: 1 + nEvents}
 	if nEvents == 0 {
@@ -169,26 +185,47 @@ func renderBody(f *frame, p *timeline.Pod, h int) []string {
 	}
 	secs[secGap] = section{min: 0, want: 1}
 	// Beyond their minimum the gaps and findings grow first, then the table (which scrolls),
-	// the events, the legend and a blank line above the table.
-	got := allocate(rest, secs, []int{secNotes, secTable, secEvents, secLegend, secGap})
+	// the events, the legend and a blank line above the table; the Events before the table when
+	// they are in focus.
+	grow := []int{secNotes, secTable, secEvents, secLegend, secGap}
+	if f.view.focus == focusEvents {
+		grow[1], grow[2] = secEvents, secTable
+	}
+	copy(lay.got[:], allocate(lay.rest, secs, grow))
+	return lay
+}
 
+// renderBody draws the lanes on their axis and, as height allows, the legend, the milestone
+// table with the gaps and findings, and the recent events.
+func renderBody(f *frame, memo *navMemo, p *timeline.Pod, h int) []string {
+	job := f.jobOf(p)
+	l := newLaneLayout(f.cache.laneWidths(p), job, f.width)
+	start, end := f.axisSpan(p, job)
+	w := newWindow(start, end, l.barW)
+	noteTimes(f, p)
+	lay := layoutBody(f, p, job, h)
+	out := renderLanes(f, p, job, l, &w, min(laneCount(p, job), h-1))
+	out = append(out, pad(f.styled(sMuted, axisInfo(f)), l.labelW)+renderAxis(f, &w, f.times(p).origin))
+	if lay.rest <= 0 {
+		return out
+	}
+	got := lay.got
 	if got[secLegend] > 0 {
-		for _, s := range legend[:got[secLegend]] {
+		for _, s := range lay.legend[:got[secLegend]] {
 			out = append(out, " "+s)
 		}
 	}
 	if got[secGap] > 0 {
 		out = append(out, "")
 	}
-	out = append(out, renderTable(f, p, got[secTable])...)
+	out = append(out, renderTable(f, memo, p, got[secTable])...)
 	if n := got[secNotes]; n > 0 {
-		nf := min(len(findings), n) // findings first when short: they carry the warnings
+		nf := min(len(lay.findings), n) // findings first when short: they carry the warnings
 		out = append(out, renderGaps(f, p.Gaps, n-nf)...)
-		out = append(out, findings[:nf]...)
+		out = append(out, lay.findings[:nf]...)
 	}
 	if got[secEvents] > 0 {
-		n := got[secEvents] - 1
-		out = append(out, renderEvents(f, lastEvents(p, job, n), f.times(p), got[secEvents])...)
+		out = append(out, renderPodEvents(f, memo, p, job, got[secEvents])...)
 	}
 	return out
 }
@@ -216,31 +253,6 @@ func podFindings(s timeline.Snapshot, p *timeline.Pod, job *timeline.Job) []time
 				out = append(out, f)
 			}
 		}
-	}
-	return out
-}
-
-// renderHelp is the `?` screen under the lanes: the keys, the legend and how to read the table.
-func renderHelp(f *frame, h int) []string {
-	hm := f.help
-	hm.ShowAll = true
-	hm.Width = f.width
-	var out []string
-	out = append(out, "")
-	out = append(out, strings.Split(hm.FullHelpView(f.keys.FullHelp()), "\n")...)
-	out = append(out, "")
-	for _, s := range wrapItems(legendItems(f.st, true, " "), f.width-1, 4, "  ") {
-		out = append(out, " "+s)
-	}
-	out = append(out, "")
-	text := "OFFSET is from the pod's creation, Δ from the previous milestone; ± is how far the true " +
-		"time can be from the one shown. A " + f.st.Glyphs.Inferred + " on a lane, or a milestone ending in ?, " +
-		"is inferred: nobody reported it, it follows from the kubelet's rules."
-	for _, l := range wrapText(text, f.width-2) {
-		out = append(out, " "+f.st.Muted.Render(l))
-	}
-	if len(out) > h {
-		out = out[:h]
 	}
 	return out
 }

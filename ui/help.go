@@ -1,0 +1,118 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+)
+
+// renderHelp is the `?` screen in h lines: every key by group, the legend, and how to read the
+// view, scrolled to the line the user chose when it does not fit.
+func renderHelp(f *frame, h int) []string {
+	if h <= 0 {
+		return nil
+	}
+	lines := helpLines(f)
+	top := min(max(f.view.helpTop, 0), max(len(lines)-h, 0))
+	out := lines[top:min(top+h, len(lines))]
+	if top+h < len(lines) {
+		out = append(out[:h-1:h-1], " "+f.styled(sMuted, "… more below: ↓/pgdn, esc closes"))
+	}
+	return out
+}
+
+// helpLines are the whole `?` screen: the keys, the legend and how to read the table.
+func helpLines(f *frame) []string {
+	out := []string{""}
+	out = append(out, keyColumns(f)...)
+	out = append(out, "")
+	for _, s := range wrapItems(legendItems(f.st, true, " "), f.width-1, 4, "  ") {
+		out = append(out, " "+s)
+	}
+	text := []string{
+		"OFFSET is from the pod's creation, Δ from the previous milestone; ± is how far the true " +
+			"time can be from the one shown. A " + f.st.Glyphs.Inferred + " on a lane, or a milestone ending in ?, " +
+			"is inferred: nobody reported it, it follows from the kubelet's rules.",
+		"P lists every pod with its STATUS and its slowest named gap; / there filters them by name, " +
+			"STATUS or node. / searches the table in focus (e switches between the milestones and the Events): " +
+			"rows that match are marked " + matchMark + ", n and N go from one to the next. While a search or a " +
+			"filter is typed, q is a letter: enter or esc ends the typing, and ctrl+c always quits.",
+	}
+	if f.mode == Replay {
+		text = append(text, "The replay's position and length (top right) are on the replay clock: a pause of "+
+			"the recording longer than the idle limit (--idle-limit) plays for that limit, and the status line "+
+			"says so while it plays, e.g. \"… 2m30s idle, skipped\".")
+	}
+	for _, t := range text {
+		out = append(out, "")
+		for _, l := range wrapText(t, f.width-2) {
+			out = append(out, " "+f.st.Muted.Render(l))
+		}
+	}
+	return out
+}
+
+// keyColumns lays out the enabled keys a column per group, side by side as the width allows,
+// the rest below: every key is on the screen at any width.
+func keyColumns(f *frame) []string {
+	type column struct {
+		lines []string
+		width int
+	}
+	var cols []column
+	for _, g := range f.keys.keyGroups() {
+		var bs []key.Binding
+		kw := 0
+		for _, b := range g.keys {
+			if b.Enabled() {
+				bs = append(bs, b)
+				kw = max(kw, cellWidth(b.Help().Key))
+			}
+		}
+		if len(bs) == 0 {
+			continue
+		}
+		c := column{lines: []string{f.styled(sTableHeader, g.title)}, width: cellWidth(g.title)}
+		for _, b := range bs {
+			k, d := pad(b.Help().Key, kw), b.Help().Desc
+			c.lines = append(c.lines, f.st.Help.FullKey.Render(k)+" "+f.st.Help.FullDesc.Render(d))
+			c.width = max(c.width, kw+1+cellWidth(d))
+		}
+		cols = append(cols, c)
+	}
+	const gap = "   "
+	var out []string
+	for len(cols) > 0 {
+		n, w := 1, cols[0].width
+		for n < len(cols) && w+len(gap)+cols[n].width <= f.width-1 {
+			w += len(gap) + cols[n].width
+			n++
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		rows := 0
+		for _, c := range cols[:n] {
+			rows = max(rows, len(c.lines))
+		}
+		for r := range rows {
+			var b strings.Builder
+			for i, c := range cols[:n] {
+				cell := ""
+				if r < len(c.lines) {
+					cell = c.lines[r]
+				}
+				if i > 0 {
+					b.WriteString(gap)
+				}
+				if i < n-1 {
+					cell = pad(cell, c.width)
+				}
+				b.WriteString(cell)
+			}
+			out = append(out, " "+strings.TrimRight(b.String(), " "))
+		}
+		cols = cols[n:]
+	}
+	return out
+}
