@@ -17,18 +17,38 @@ func (p *Pod) Findings() []Finding {
 		if m.facts == nil {
 			return // decoded: the findings came with it
 		}
-		for _, rule := range []func(*Pod, *podFacts) []Finding{
-			classicSidecarBlocks, killedAfterGrace, readinessHeldBySidecar, crashLoop, slowStartup, stoppedTogether,
-			preStopUsedGrace, sidecarRaced, startupProbeTimedOut, sidecarTeardownExit, graceSpentByApps,
-			restartPolicyOnApp, appCrashedPodRunning,
-		} {
-			m.findings = append(m.findings, rule(p, m.facts)...)
-		}
-		for i := range m.findings {
-			m.findings[i].Pod = p.Name
+		for _, r := range findingRules {
+			for _, f := range r.rule(p, m.facts) {
+				if f.ID == "" {
+					f.ID = r.id
+				}
+				f.Pod = p.Name
+				m.findings = append(m.findings, f)
+			}
 		}
 	})
 	return m.findings
+}
+
+// findingRules are the rules, in the order their findings are listed, each with the ID of what
+// it finds (a rule that finds more than one kind of thing sets the others' itself).
+var findingRules = []struct {
+	id   FindingID
+	rule func(*Pod, *podFacts) []Finding
+}{
+	{FindingClassicSidecarBlocks, classicSidecarBlocks},
+	{FindingKilledAfterGrace, killedAfterGrace},
+	{FindingReadinessHeld, readinessHeldBySidecar},
+	{FindingCrashLoop, crashLoop},
+	{FindingSlowStartup, slowStartup},
+	{FindingStoppedTogether, stoppedTogether},
+	{FindingPreStopUsedGrace, preStopUsedGrace},
+	{FindingSidecarRaced, sidecarRaced},
+	{FindingStartupProbeTimedOut, startupProbeTimedOut},
+	{FindingSidecarTeardownExit, sidecarTeardownExit},
+	{FindingGraceSpentByApps, graceSpentByApps},
+	{FindingRestartPolicyOnApp, restartPolicyOnApp},
+	{FindingAppCrashedPodRunning, appCrashedPodRunning},
 }
 
 // podFacts are what the finding rules read beyond the Pod: taken when it is derived.
@@ -182,7 +202,7 @@ func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 			}
 		}
 		if appsReady && len(notReady) > 0 {
-			out = append(out, Finding{Severity: SeverityWarning, Container: notReady[0], Text: fmt.Sprintf(
+			out = append(out, Finding{ID: FindingSidecarNotReady, Severity: SeverityWarning, Container: notReady[0], Text: fmt.Sprintf(
 				"the Pod is not Ready only because sidecar %s is not ready; the app containers are ready.",
 				strings.Join(quoteAll(notReady), ", "))})
 		}

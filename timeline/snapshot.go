@@ -234,13 +234,37 @@ const (
 	SeverityWarning Severity = "warning"
 )
 
-// Finding is something the timeline shows that a user should know, in words.
+// Finding is something the timeline shows that a user should know, in words. ID says which rule
+// found it, for programs (a test, a CI gate) that look for one finding without reading the words.
 type Finding struct {
-	Severity  Severity `json:"severity"`
-	Pod       string   `json:"pod,omitempty"` // the pod's name
-	Container string   `json:"container,omitempty"`
-	Text      string   `json:"text"`
+	ID        FindingID `json:"id"`
+	Severity  Severity  `json:"severity"`
+	Pod       string    `json:"pod,omitempty"` // the pod's name
+	Container string    `json:"container,omitempty"`
+	Text      string    `json:"text"`
 }
+
+// FindingID names the rule behind a finding. It is stable: the words may change, the ID does not.
+type FindingID string
+
+// The findings' IDs, one per rule (readiness has two: the Pod's Ready waited for a sidecar, and
+// the Pod is not Ready now only because of one).
+const (
+	FindingClassicSidecarBlocks FindingID = "classic-sidecar-blocks"
+	FindingKilledAfterGrace     FindingID = "killed-after-grace"
+	FindingReadinessHeld        FindingID = "readiness-held-by-sidecar"
+	FindingSidecarNotReady      FindingID = "sidecar-not-ready"
+	FindingCrashLoop            FindingID = "crash-loop"
+	FindingSlowStartup          FindingID = "slow-startup"
+	FindingStoppedTogether      FindingID = "stopped-together"
+	FindingPreStopUsedGrace     FindingID = "prestop-used-grace"
+	FindingSidecarRaced         FindingID = "sidecar-raced"
+	FindingStartupProbeTimedOut FindingID = "startup-probe-timed-out"
+	FindingSidecarTeardownExit  FindingID = "sidecar-teardown-exit"
+	FindingGraceSpentByApps     FindingID = "grace-spent-by-apps"
+	FindingRestartPolicyOnApp   FindingID = "restart-policy-on-app"
+	FindingAppCrashedPodRunning FindingID = "app-crashed-pod-running"
+)
 
 // Job is a Job's own lane: its conditions over time.
 type Job struct {
