@@ -374,32 +374,3 @@ func quoteAll(ss []string) []string {
 	}
 	return out
 }
-
-// preStopUsedGrace: a preStop hook runs inside the grace period; one that takes most of it leaves
-// the container little time to shut down after SIGTERM before the SIGKILL.
-func preStopUsedGrace(p *Pod, f *podFacts) []Finding {
-	var out []Finding
-	if f.grace <= 0 {
-		return nil
-	}
-	for i := range p.Containers {
-		c := &p.Containers[i]
-		if c.Kind == KindSidecar {
-			continue // its SIGTERM also waits for its turn: the gap is not the hook's alone
-		}
-		run := c.lastRun()
-		hook, sig := c.Find(MPreStop, run), c.Find(MSigterm, run)
-		if hook == nil || sig == nil {
-			continue
-		}
-		took := spanBetween(hook, sig, true)
-		if took.Min < f.grace/2 {
-			continue // it may have taken less than half: nothing to say
-		}
-		out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: fmt.Sprintf(
-			"the preStop hook of %s took %.1fs ±%.1f of the %s grace period before SIGTERM; the rest is all the "+
-				"container had to exit before SIGKILL. Shorten the hook or raise terminationGracePeriodSeconds.",
-			quote(c.Name), took.Value.Seconds(), took.Plus().Seconds(), f.grace)})
-	}
-	return out
-}

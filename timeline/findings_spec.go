@@ -70,35 +70,81 @@ func sidecarTeardownExit(p *Pod, f *podFacts) []Finding {
 	return out
 }
 
-// graceSpentByApps: the kubelet signals sidecars only after the apps exit, within one grace
-// period: apps that take most of it leave the sidecars too little, and they are killed.
+// graceSpentByApps: the kubelet signals sidecars only after the apps exit, within the one grace
+// period that runs from the deletion: apps that exit late in it leave the sidecars little (the
+// kubelet's minimum of 2 s), and a sidecar that needs more is killed. The sidecar's SIGTERM is
+// inferred (nobody reports it), and the kubelet reports Killing for every container at the
+// start: that the apps exited late, and the sidecar was killed after them, is the evidence.
 func graceSpentByApps(p *Pod, f *podFacts) []Finding {
+	// The grace period runs from the deletion; without one (a Job's pod ending by itself) a
+	// sidecar gets a whole grace period after the apps, and nothing was taken from it.
+	del, last := p.Find("", MDeleting, 0), lastAppExit(p)
+	if f.grace <= 0 || del == nil || last == nil {
+		return nil
+	}
+	used := spanBetween(del, last, true)
+	if used.Min < f.grace/2 {
+		return nil // the apps may have left the sidecars half of it or more
+	}
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		run := c.lastRun()
 		exit, sig := c.Find(MExit, run), c.Find(MSigterm, run)
-		if c.Kind != KindSidecar || exit == nil || sig == nil || exit.Signal != "SIGKILL" || f.grace <= 0 {
+		if c.Kind != KindSidecar || exit == nil || sig == nil || exit.Signal != "SIGKILL" || exit.Latest.Before(last.Earliest) {
 			continue
 		}
-		last := lastAppExit(p)
-		if last == nil || !sig.Earliest.After(last.Earliest) {
-			continue
-		}
-		// The grace period runs from the deletion; without one (a Job's pod ending by itself) a
-		// sidecar gets a whole grace period after the apps, and nothing was taken from it.
-		del := p.Find("", MDeleting, 0)
-		if del == nil {
-			continue
-		}
-		left := f.grace - sig.At.Sub(del.At)
-		if left > f.grace/2 {
-			continue
+		left := "next to none of it"
+		if l := f.grace - used.Value; l >= 100*time.Millisecond {
+			left = fmt.Sprintf("~%.1fs of it", l.Seconds())
 		}
 		out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: fmt.Sprintf(
-			"the app containers took the grace period: sidecar %s got SIGTERM only after %s exited, with ~%.1fs of "+
-				"the %s left, and was killed (SIGKILL). Shorten the apps' shutdown or raise terminationGracePeriodSeconds.",
-			quote(c.Name), quote(last.Container), max(left.Seconds(), 0), f.grace)})
+			"the app containers took the grace period: %s exited %.1fs ±%.1f after the deletion, with a grace period "+
+				"of %s; sidecar %s, signalled only after it, had %s left and was killed (SIGKILL). Shorten the apps' "+
+				"shutdown or raise terminationGracePeriodSeconds.",
+			quote(last.Container), used.Value.Seconds(), used.Plus().Seconds(), f.grace, quote(c.Name), left)})
+	}
+	return out
+}
+
+// preStopUsedGrace: a preStop hook runs inside the grace period, before SIGTERM; one that takes
+// most of it leaves the container little time to shut down before the SIGKILL. The API does not
+// say when a hook returns: only the kubelet's log (--node-logs) places the SIGTERM; without it
+// the SIGTERM lies anywhere between the hook's start and the exit. What is certain then is how
+// far into the grace period the container exited, a time its hook and its shutdown share.
+func preStopUsedGrace(p *Pod, f *podFacts) []Finding {
+	if f.grace <= 0 {
+		return nil
+	}
+	del := p.Find("", MDeleting, 0)
+	var out []Finding
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		if c.Kind == KindSidecar {
+			continue // its SIGTERM also waits for its turn: the gap is not the hook's alone
+		}
+		run := c.lastRun()
+		hook, sig, exit := c.Find(MPreStop, run), c.Find(MSigterm, run), c.Find(MExit, run)
+		if hook == nil || sig == nil {
+			continue
+		}
+		if took := spanBetween(hook, sig, true); took.Min >= f.grace/2 {
+			out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: fmt.Sprintf(
+				"the preStop hook of %s took %.1fs ±%.1f of the %s grace period before SIGTERM; the rest is all the "+
+					"container had to exit before SIGKILL. Shorten the hook or raise terminationGracePeriodSeconds.",
+				quote(c.Name), took.Value.Seconds(), took.Plus().Seconds(), f.grace)})
+			continue
+		}
+		if del == nil || exit == nil || sig.Source == SourceKubelet {
+			continue // not stopped by the deletion, or the kubelet's log said the hook took less
+		}
+		if used := spanBetween(del, exit, true); used.Min >= f.grace/2 {
+			out = append(out, Finding{Severity: SeverityInfo, Container: c.Name, Text: fmt.Sprintf(
+				"%s has a preStop hook and exited %.1fs ±%.1f after the deletion, of the %s grace period: the hook and "+
+					"the shutdown after SIGTERM share it, and when the hook returned is not reported (--node-logs tells "+
+					"the SIGTERM). If the hook takes most of it, shorten the hook or raise terminationGracePeriodSeconds.",
+				quote(c.Name), used.Value.Seconds(), used.Plus().Seconds(), f.grace)})
+		}
 	}
 	return out
 }

@@ -1,8 +1,12 @@
 package timeline_test
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -126,5 +130,121 @@ func TestFindingAppCrashedPodRunning(t *testing.T) {
 	}
 	if p := snapshotOf(timeline.Observation{Pod: mk("Always")}); hasFinding(p.Findings(), "still Running because") {
 		t.Errorf("restartPolicy Always restarts the app: %+v", p.Findings())
+	}
+}
+
+// idsOf are the findings' IDs and containers, in order.
+func idsOf(fs []timeline.Finding) []string {
+	var out []string
+	for _, f := range fs {
+		out = append(out, string(f.ID)+" "+f.Container)
+	}
+	return out
+}
+
+// deleted is a pod deleted at 10 s with a grace period of 4 s, stopped as the kubelet stops it (as
+// e2e TestFindingGraceSpentByApps and TestFindingPreStopUsedGrace show): Killing for every
+// container at once, 0.2 s after the deletion; the app exits at appExit, the sidecar at sideExit
+// with sideCode, signalled after the app (nobody reports when). hook gives the app a preStop hook;
+// the sidecar has a startupProbe.
+func deleted(appExit float64, sideCode int32, sideExit float64, hook bool) []timeline.Observation {
+	side, app := running("proxy", timeline.KindSidecar, 1, true, "1"), running("app", timeline.KindApp, 2, true, "2")
+	side.HasStartupProbe, app.HasPreStop = true, hook // no race: the findings of the stop alone
+	d, grace := sec(14), int64(4)
+	at := func(p *timeline.PodObservation) *timeline.PodObservation {
+		p.Deletion, p.DeletionGrace = &d, &grace
+		return p
+	}
+	appDone := exited("app", timeline.KindApp, 2, appExit, 0, "2")
+	appDone.HasPreStop = hook
+	sideDone := exited("proxy", timeline.KindSidecar, 1, sideExit, sideCode, "1")
+	sideDone.HasStartupProbe = true
+	done := at(pod("a", sideDone, appDone))
+	done.Phase = "Succeeded"
+	return []timeline.Observation{{Pod: pod("a", side, app), Received: sec(3)},
+		{Pod: at(pod("a", side, app)), Received: sec(10.1)},
+		{Event: killing("a", "proxy", "initContainers", 10.2), Received: sec(10.3)},
+		{Event: killing("a", "app", "containers", 10.2), Received: sec(10.3)},
+		{Pod: at(pod("a", side, appDone)), Received: sec(appExit + 0.3)},
+		{Pod: done, Received: sec(sideExit + 0.3)}}
+}
+
+// TestFindingGraceSpentKubeletOrder: the kubelet reports Killing for the sidecar at the deletion,
+// not when it signals it; the sidecar's SIGTERM is inferred after the app's exit, and may be as
+// early as the exit. On a real cluster (e2e TestFindingGraceSpentByApps) the rule asked for a
+// SIGTERM certainly after the app's exit, which an inferred one never is, and said nothing: an
+// app that exits 3.5 s into the 4 s grace, a sidecar killed after it, is the finding.
+func TestFindingGraceSpentKubeletOrder(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		appExit, sideExit float64
+		sideCode          int32
+		want              []string
+	}{
+		{"the app took 3.5 s of 4", 13.5, 15.6, 137,
+			[]string{"killed-after-grace proxy", "grace-spent-by-apps proxy"}},
+		{"the app exited at once, the sidecar ignored SIGTERM", 10.4, 14.3, 137,
+			[]string{"killed-after-grace proxy"}},
+		{"the app took 3.5 s, the sidecar exited on SIGTERM", 13.5, 13.7, 143,
+			[]string{"sidecar-teardown-exit proxy"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := snapshotOf(deleted(tc.appExit, tc.sideCode, tc.sideExit, false)...)
+			if diff := cmp.Diff(idsOf(p.Findings()), tc.want); diff != "" {
+				t.Errorf("findings (-got +want):\n%s\n%+v", diff, p.Findings())
+			}
+		})
+	}
+}
+
+// TestFindingPreStopUnreported: the API never says when a preStop hook returned: the SIGTERM lies
+// anywhere between the hook's start and the exit. On a real cluster (e2e
+// TestFindingPreStopUsedGrace, a hook of 3 s of 4) the rule asked for a hook that certainly took
+// half the grace period before SIGTERM, and said nothing. An app with a hook that exits more than
+// half the grace period after the deletion is the finding, said as what is known.
+func TestFindingPreStopUnreported(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		appExit float64
+		hook    bool
+		want    []string
+	}{
+		{"a hook, exit 3.3 s in", 13.3, true, []string{"prestop-used-grace app"}},
+		{"a hook, exit 1.2 s in", 11.2, true, nil},
+		{"no hook, exit 3.3 s in", 13.3, false, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := snapshotOf(deleted(tc.appExit, 0, tc.appExit+0.2, tc.hook)...)
+			if diff := cmp.Diff(idsOf(p.Findings()), tc.want); diff != "" {
+				t.Errorf("findings (-got +want):\n%s\n%+v", diff, p.Findings())
+			}
+			for _, f := range p.Findings() {
+				if f.ID == timeline.FindingPreStopUsedGrace && !strings.Contains(f.Text, "when the hook returned is not reported") {
+					t.Errorf("the finding claims what the API does not say: %s", f.Text)
+				}
+			}
+		})
+	}
+}
+
+// TestFindingIDInJSON: a pod's JSON carries each finding's ID, and decoding it gives the same
+// findings back: a program finds one by its ID, not its words.
+func TestFindingIDInJSON(t *testing.T) {
+	app := running("app", timeline.KindApp, 1, true, "1")
+	app.RestartPolicy = "OnFailure"
+	p := snapshotOf(timeline.Observation{Pod: pod("a", app)})
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `"id":"restart-policy-on-app"`) {
+		t.Errorf("no finding ID in the JSON: %s", b)
+	}
+	var back timeline.Pod
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(back.Findings(), p.Findings()); diff != "" {
+		t.Errorf("decoded findings (-got +want):\n%s", diff)
 	}
 }
