@@ -86,9 +86,10 @@ var (
 	}
 )
 
-// All are the suite's scenarios, in the order of the table in e2e/README.md.
+// All are the suite's scenarios, in the order of the table in e2e/README.md: the first ones, the
+// behaviour matrix, then the findings' (findings.go).
 func All() []Scenario {
-	return []Scenario{
+	return append([]Scenario{
 		StartOrder, JobNativeSidecar, JobClassicSidecar, TerminationOrder, Readiness, CrashingSidecar, TwoSidecars,
 		MatrixMixed, MatrixStartupSerial, MatrixSidecarExitsNever, MatrixSidecarExitsAlways,
 		MatrixInitFailsOnce, MatrixInitLoopBefore, MatrixInitLoopAfter,
@@ -97,5 +98,5 @@ func All() []Scenario {
 		MatrixAppExceedsGrace, MatrixSidecarExceedsGrace,
 		MatrixDeleteInInit, MatrixDeleteBeforeStarted,
 		MatrixStartupProbeKills, MatrixLivenessProbeKills, MatrixSidecarRecovers,
-	}
+	}, FindingScenarios()...)
 }
