@@ -100,10 +100,11 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	if err != nil {
 		return err
 	}
-	ns, target := "", ""
+	ns, target, note := "", "", ""
 	if h := rd.Header(); h != nil {
-		ns, target = h.Namespace, h.Target
+		ns, target, note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)
 	}
+	sayNote(s.ErrOut, note)
 	truncated := func() {
 		if rd.Truncated {
 			fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
@@ -119,7 +120,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		if len(res.Final.Pods) == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
 			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 		}
-		return writeJSON(s.Out, ns, target, res.Final, opts.pretty)
+		return writeJSON(s.Out, ns, target, withNote(res.Final, note), opts.pretty)
 	case s.terminal && !view.plain:
 		obs, err := readObservations(ctx, rd)
 		if err != nil {
@@ -145,7 +146,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		return err
 	}
 	truncated()
-	plain.Summary(res.Final)
+	plain.Summary(withNote(res.Final, note))
 	return plain.Err()
 }
 

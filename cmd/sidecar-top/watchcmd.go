@@ -70,6 +70,8 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err != nil {
 		return err
 	}
+	note := oldServerNote(serverVersion) // said once here, and kept in the final timeline's notes
+	sayNote(s.ErrOut, note)
 	if rec != nil {
 		rec.logs = &logs
 		if err := rec.start(ns, t, serverVersion); err != nil {
@@ -90,11 +92,12 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 			plain.Update(f.Snapshot)
 			warn(f)
 		})
-		plain.Summary(res.Final)
+		plain.Summary(withNote(res.Final, note))
 	}
 	if err != nil {
 		return err
 	}
+	res.Final = withNote(res.Final, note)
 	if err := kube.exports.write(ctx, s, t, serverVersion, res.Final); err != nil {
 		return err
 	}
