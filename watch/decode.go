@@ -73,7 +73,7 @@ func decodeLine(b []byte) (decoded, error) {
 		return decoded{}, errors.New("malformed line: no \"object\"")
 	}
 	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
-	obs, _ := Observe(it) // newObject makes only the types Observe knows
+	obs, _ := Observe(it) // newObject makes only the types Observe knows, and Notes
 	return decoded{item: it, obs: obs}, nil
 }
 
@@ -136,7 +136,7 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Ob
 }
 
 // newObject returns an empty object of the kind and apiVersion, or nil for one Observe does
-// not know.
+// not know and that is not a Note.
 func newObject(kind, apiVersion string) runtime.Object {
 	switch {
 	case kind == "Pod" && apiVersion == "v1":
@@ -151,6 +151,8 @@ func newObject(kind, apiVersion string) runtime.Object {
 		return &ContainerLog{}
 	case kind == KubeletLogKind && apiVersion == LogAPIVersion:
 		return &KubeletLog{}
+	case kind == NoteKind && apiVersion == LogAPIVersion:
+		return &Note{} // not an observation: Observe leaves it out
 	}
 	return nil
 }

@@ -15,7 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/informers"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
@@ -65,6 +65,9 @@ type Live struct {
 
 	logs  *logFollowers // nil: logs are not read
 	nodes *nodeLogs     // nil: the kubelet's log is not read
+
+	state *watchState // whether each watch runs, said in notes
+	pulse pulse       // when the API server last answered
 }
 
 type entry struct {
@@ -80,7 +83,9 @@ func NewLive(client kubernetes.Interface, t Target) *Live {
 
 // NewLiveWithOptions prepares a watch of t. Call Start, then Next.
 func NewLiveWithOptions(client kubernetes.Interface, t Target, opts LiveOptions) *Live {
-	return &Live{client: client, target: t, opts: opts, q: newQueue[entry](), base: time.Now(), pods: map[types.UID]bool{}}
+	l := &Live{client: client, target: t, opts: opts, q: newQueue[entry](), base: time.Now(), pods: map[types.UID]bool{}}
+	l.state = newWatchState(l.now, l.putNote)
+	return l
 }
 
 // transform is the informers' transform: objects as the recorder writes them, or slim ones.
@@ -118,41 +123,66 @@ func (l *Live) Start(ctx context.Context) error {
 	if t.Kind == TargetPod {
 		podFields = fields.OneTermEqualSelector("metadata.name", t.Name).String()
 	}
-	// A factory's list options apply to every informer in it: pods, events and jobs each get one.
-	pods := l.factory(podFields, l.selector)
-	l.inform(pods.Core().V1().Pods().Informer(), "pods", l.acceptPod)
-	factories := []informers.SharedInformerFactory{pods}
+	ns := t.Namespace
+	pods := l.client.CoreV1().Pods(ns)
+	infs := []cache.SharedIndexInformer{l.informer("pods", &corev1.Pod{}, podFields, l.selector,
+		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return pods.List(ctx, o) },
+		pods.Watch, l.acceptPod)}
+	events := l.client.CoreV1().Events(ns)
+	listEvents := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return events.List(ctx, o) }
 	if t.Kind == TargetPod {
 		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": t.Name}
-		events := l.factory(fields.SelectorFromSet(evFields).String(), "")
-		l.inform(events.Core().V1().Events().Informer(), "events", l.acceptPodEvent)
-		factories = append(factories, events)
+		infs = append(infs, l.informer("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
+			listEvents, events.Watch, l.acceptPodEvent))
 	} else {
-		l.events = newPodEvents(l.client.CoreV1().Events(t.Namespace), l.transform, l.putEvent,
+		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
 			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
 		go l.events.run(ctx)
 	}
 	if t.Kind == TargetJob {
-		jobs := l.factory(fields.OneTermEqualSelector("metadata.name", t.Name).String(), "")
-		l.inform(jobs.Batch().V1().Jobs().Informer(), "jobs", l.acceptJob)
-		jobEvents := l.factory(fields.SelectorFromSet(fields.Set{"involvedObject.kind": "Job", "involvedObject.name": t.Name}).String(), "")
-		l.inform(jobEvents.Core().V1().Events().Informer(), "job events", l.acceptJobEvent)
-		factories = append(factories, jobs, jobEvents)
+		jobs := l.client.BatchV1().Jobs(ns)
+		infs = append(infs,
+			l.informer("jobs", &batchv1.Job{}, fields.OneTermEqualSelector("metadata.name", t.Name).String(), "",
+				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return jobs.List(ctx, o) },
+				jobs.Watch, l.acceptJob),
+			l.informer("job events", &corev1.Event{},
+				fields.SelectorFromSet(fields.Set{"involvedObject.kind": "Job", "involvedObject.name": t.Name}).String(), "",
+				listEvents, events.Watch, l.acceptJobEvent))
 	}
 	l.startLogs(ctx)
-	for _, f := range factories {
-		f.Start(ctx.Done())
+	for _, inf := range infs {
+		go inf.RunWithContext(ctx)
 	}
+	l.mu.Lock()
+	l.answer() // Preflight just had its answers
+	l.mu.Unlock()
+	go l.beat(ctx)
 	return nil
 }
 
-func (l *Live) factory(fieldSelector, labelSelector string) informers.SharedInformerFactory {
-	return informers.NewSharedInformerFactoryWithOptions(l.client, 0,
-		informers.WithNamespace(l.target.Namespace),
-		informers.WithTransform(l.transform),
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) {
-			o.FieldSelector, o.LabelSelector = fieldSelector, labelSelector
-		}))
+// informer makes the informer of one resource of the target's namespace: its list options, its
+// calls followed by l.state, its objects transformed, its handlers.
+func (l *Live) informer(resource string, obj runtime.Object, fieldSelector, labelSelector string,
+	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
+	start func(context.Context, metav1.ListOptions) (watch.Interface, error),
+	accept func(timeline.WatchType, any)) cache.SharedIndexInformer {
+	tweak := func(o metav1.ListOptions) metav1.ListOptions {
+		o.FieldSelector, o.LabelSelector = fieldSelector, labelSelector
+		return o
+	}
+	lw := l.state.track(resource, &cache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			return list(ctx, tweak(o))
+		},
+		WatchFuncWithContext: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			return start(ctx, tweak(o))
+		},
+	})
+	inf := cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, l.client), obj,
+		cache.SharedIndexInformerOptions{ObjectDescription: resource})
+	_ = inf.SetTransform(l.transform)
+	l.inform(inf, resource, accept)
+	return inf
 }
 
 // inform registers the handlers: each call is stamped first, filtered (the fake clientset
@@ -239,8 +269,17 @@ func (l *Live) acceptJobEvent(t timeline.WatchType, obj any) {
 }
 
 // put stamps and enqueues; l.mu is held. Objects come from the informer's cache, read-only.
+// An item is also a sign that the server answers.
 func (l *Live) put(t timeline.WatchType, obj runtime.Object) {
+	l.answer()
 	l.q.put(entry{item: Item{Time: l.now(), Type: t, Object: obj}})
+}
+
+// putNote stamps and enqueues a note about the watch.
+func (l *Live) putNote(n *Note) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.q.put(entry{item: Item{Time: l.now(), Type: timeline.Added, Object: n}})
 }
 
 // Next returns the next item, or a *WatchError (not fatal: keep calling), or ctx's error.

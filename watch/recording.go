@@ -46,6 +46,9 @@ type Header struct {
 	LogText  bool     `json:"logText,omitempty"`
 	Marks    []string `json:"marks,omitempty"`
 	NodeLogs bool     `json:"nodeLogs,omitempty"`
+	// Redacted names the fields removed from every object, wherever they were (Redacted, as
+	// Sanitize removes them).
+	Redacted []string `json:"redacted,omitempty"`
 }
 
 type line struct {
@@ -106,6 +109,8 @@ type Reader struct {
 	Truncated bool
 	// Skipped counts lines whose object kind this version does not use.
 	Skipped int
+	// Notes are the notes NextObservation passed, in order (Next returns them as items).
+	Notes []*Note
 }
 
 var errClosed = errors.New("recording reader is closed")
@@ -176,6 +181,7 @@ func parseHeader(b []byte) (*Header, error) {
 		LogText       bool           `json:"logText"`
 		Marks         []string       `json:"marks"`
 		NodeLogs      bool           `json:"nodeLogs"`
+		Redacted      []string       `json:"redacted"`
 	}
 	if err := jsonv2.Unmarshal(b, &w, decodeOptions); err != nil {
 		return nil, fmt.Errorf("malformed recording header: %w", err)
@@ -186,7 +192,7 @@ func parseHeader(b []byte) (*Header, error) {
 	}
 	return &Header{Kind: w.Kind, Version: v, Tool: w.Tool, ServerVersion: w.ServerVersion,
 		Namespace: w.Namespace, Target: w.Target, StartTime: w.StartTime,
-		Logs: w.Logs, LogText: w.LogText, Marks: w.Marks, NodeLogs: w.NodeLogs}, nil
+		Logs: w.Logs, LogText: w.LogText, Marks: w.Marks, NodeLogs: w.NodeLogs, Redacted: w.Redacted}, nil
 }
 
 // headerVersion reads the header's "version": a whole number from 1 to RecordingVersion.
@@ -219,13 +225,20 @@ func (rd *Reader) Next(ctx context.Context) (Item, error) {
 
 // NextObservation returns the next item's observation, translated by Observe as it was decoded
 // (on a worker goroutine): what replay needs, without the objects. It returns io.EOF at the end.
-// Next and NextObservation may be mixed; each consumes one item.
+// Notes are not observations: it passes them, keeping them in Notes. Next and NextObservation
+// may be mixed; each consumes one item.
 func (rd *Reader) NextObservation(ctx context.Context) (timeline.Observation, error) {
-	d, err := rd.next(ctx)
-	if err != nil {
-		return timeline.Observation{}, err
+	for {
+		d, err := rd.next(ctx)
+		if err != nil {
+			return timeline.Observation{}, err
+		}
+		if n, ok := d.item.Object.(*Note); ok {
+			rd.Notes = append(rd.Notes, n)
+			continue
+		}
+		return d.obs, nil
 	}
-	return d.obs, nil
 }
 
 // Close stops the reader's goroutines. It is needed only when the reader is dropped before Next
