@@ -5,6 +5,7 @@
 package play
 
 import (
+	"slices"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -24,6 +25,9 @@ type Frame struct {
 	Replay *ReplayState
 	// WatchErr is the last watch error, nil once observations flow again.
 	WatchErr error
+	// Silent is how long the API server has not answered, live, once that is at least
+	// watch.StaleAfter: what the view shows meanwhile is stale. Zero while it answers.
+	Silent time.Duration
 	// Ended says the source is over; Err is why, if not at its end.
 	Ended bool
 	Err   error
@@ -31,7 +35,9 @@ type Frame struct {
 
 // Engine is the builder of a run and what goes into it: each item is recorded (when there is
 // a recorder), translated and applied, and a snapshot is taken only when asked for and only
-// if something changed since the last one. One goroutine owns it.
+// if something changed since the last one. Notes about the watch (watch.Note) are not
+// observations: the engine adds their text to the snapshot's notes, after the builder's. One
+// goroutine owns it.
 type Engine struct {
 	b     *timeline.Builder
 	rec   *watch.Recorder
@@ -39,6 +45,7 @@ type Engine struct {
 	dirty bool
 	snap  timeline.Snapshot
 	now   time.Time
+	notes []string // the watch notes' text, in order
 }
 
 // NewEngine returns an engine that records to rec (nil: does not record).
@@ -56,6 +63,11 @@ func (e *Engine) Add(it watch.Item) error {
 		}
 	}
 	e.items++
+	if n, ok := it.Object.(*watch.Note); ok {
+		e.notes = append(e.notes, n.Text())
+		e.dirty = true
+		return nil
+	}
 	if o, ok := watch.Observe(it); ok {
 		e.Apply(o)
 	}
@@ -78,6 +90,9 @@ func (e *Engine) Changed() bool { return e.dirty }
 func (e *Engine) Snapshot() timeline.Snapshot {
 	if e.dirty {
 		e.snap, e.dirty = e.b.Snapshot(), false
+		if len(e.notes) > 0 {
+			e.snap.Notes = append(slices.Clip(e.snap.Notes), e.notes...)
+		}
 	}
 	return e.snap
 }

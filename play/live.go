@@ -37,10 +37,30 @@ type Result struct {
 	Final timeline.Snapshot // the timeline at the end
 }
 
+// silentSource is a source that knows how long its server has not answered (watch.Live).
+type silentSource interface {
+	Silent() time.Duration
+}
+
+// stale is how long src's server has not answered, to the second, once that is at least
+// watch.StaleAfter; zero otherwise, or when src cannot tell.
+func stale(src watch.Source) time.Duration {
+	s, ok := src.(silentSource)
+	if !ok {
+		return 0
+	}
+	if d := s.Silent(); d >= watch.StaleAfter {
+		return d.Truncate(time.Second)
+	}
+	return 0
+}
+
 // RunLive plays a source that delivers items as they happen (informers): a goroutine reads
 // them, and the run applies each as it comes and shows a frame at most once per Options.Frame,
 // only when something changed. It returns when the source ends (io.EOF), ctx ends, or Until has
-// held for Linger; a *watch.WatchError is shown, not fatal. show may be nil.
+// held for Linger; a *watch.WatchError is shown, not fatal. When the source's server stops
+// answering (watch.Live's Silent), a frame says so each second, in Frame.Silent. show may be
+// nil.
 func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Frame)) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -70,8 +90,11 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 	var watchErr error
 	shown := true
 	var linger <-chan time.Time
+	var silent time.Duration // as the last frame said
 	frame := func(final bool, end error) {
-		if !e.Changed() && !final && watchErr == nil {
+		was := silent
+		silent = stale(src)
+		if !e.Changed() && !final && watchErr == nil && silent == was {
 			return
 		}
 		s := e.Snapshot()
@@ -80,7 +103,7 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			linger = time.After(opts.Linger)
 		}
 		if show != nil {
-			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Ended: final, Err: end})
+			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Silent: silent, Ended: final, Err: end})
 		}
 		shown = true
 	}

@@ -21,6 +21,7 @@ type frame struct {
 	mode              Mode
 	target, namespace string
 	replay            replayInfo
+	silent            time.Duration // live: how long the API server has not answered, if stale
 	messages          []statusMessage
 	help              help.Model
 	keys              KeyMap
@@ -55,7 +56,7 @@ func (m *Model) frameView() frame {
 	f := frame{
 		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles, cache: m.cache,
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
-		help: m.help, keys: m.keys, spinner: m.spinner.View(),
+		help: m.help, keys: m.keys, spinner: m.spinner.View(), silent: m.frame.Silent,
 	}
 	if f.cache == nil { // a Model not made by NewModel
 		f.cache = newViewCache()

@@ -55,8 +55,16 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 	return append(out, joinFit(parts, f.styled(sFaint, " · "), f.width))
 }
 
-// modeBadge says live or replay, and where the replay is.
+// modeBadge says live or replay, and where the replay is; live, that what it shows is stale
+// while the API server does not answer.
 func modeBadge(f *frame) string {
+	if f.mode == Live && f.silent > 0 {
+		text := "● no answer from the API server for " + f.silent.String()
+		if f.width < 80 {
+			text = "● stale: no answer for " + f.silent.String()
+		}
+		return f.styled(sError, text)
+	}
 	if f.mode == Live {
 		if f.view.follow {
 			return f.paint(ink{what: inkState, state: timeline.StateReady}).render("● live")

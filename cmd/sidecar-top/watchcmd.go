@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -128,10 +129,21 @@ func outputOf(s streams, view *viewOptions, rec *recordOptions) watchOutput {
 	return watchOutput{plain: s.Out}
 }
 
-// warnTo prints each new watch error of the frames on standard error: they are not fatal.
+// warnTo prints each new watch error of the frames on standard error: they are not fatal. It
+// also says when the API server stopped answering, and again as the silence doubles, and when it
+// answers again.
 func warnTo(s streams) func(play.Frame) {
 	last := ""
+	var said time.Duration // the silence said last, zero once the server answers again
 	return func(f play.Frame) {
+		switch {
+		case f.Silent > 0 && f.Silent >= 2*said: // at 5 s, 10 s, 20 s, ...: no flood
+			said = f.Silent
+			fmt.Fprintf(s.ErrOut, "sidecar-top: warning: no answer from the API server for %s: what is shown is stale\n", f.Silent)
+		case f.Silent == 0 && said > 0:
+			said = 0
+			fmt.Fprintln(s.ErrOut, "sidecar-top: the API server answers again")
+		}
 		if f.WatchErr == nil {
 			last = ""
 			return
