@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -42,20 +43,36 @@ func Preflight(ctx context.Context, client kubernetes.Interface, t Target, serve
 	case TargetDeployment:
 		needs = append(needs, need{"apps", "deployments", "get"})
 	}
+	// Every need is asked, so that one line names all that is missing.
+	var denied, reasons []string
 	for _, n := range needs {
 		allowed, reason, err := canI(ctx, client, t.Namespace, n.group, n.resource, n.verb)
 		if err != nil {
 			break // cannot ask (old server, no permission to ask): the informers will tell
 		}
 		if !allowed {
-			msg := fmt.Sprintf("not allowed to %s %s in namespace %q", n.verb, n.resource, t.Namespace)
-			if reason != "" {
-				msg += ": " + reason
+			denied = append(denied, n.verb+" "+n.resource)
+			if reason != "" && !slices.Contains(reasons, reason) {
+				reasons = append(reasons, reason)
 			}
-			return "", errors.New(msg)
 		}
 	}
+	if len(denied) > 0 {
+		msg := fmt.Sprintf("not allowed to %s in namespace %q", andList(denied), t.Namespace)
+		if len(reasons) > 0 {
+			msg += ": " + strings.Join(reasons, "; ")
+		}
+		return "", errors.New(msg)
+	}
 	return v.GitVersion, nil
+}
+
+// andList joins items as a sentence does: "a", "a and b", "a, b and c".
+func andList(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 func canI(ctx context.Context, client kubernetes.Interface, ns, group, resource, verb string) (bool, string, error) {
