@@ -9,6 +9,24 @@ import (
 
 const lastApplied = "kubectl.kubernetes.io/last-applied-configuration"
 
+// Redacted names what Sanitize removes wherever it is, as a recording's header lists it: the
+// server's bookkeeping of who set which field, kubectl apply's copy of the manifest (which holds
+// every literal value of it), and the literal values of environment variables of every
+// container, init container and ephemeral container, of Pods and of Jobs' pod templates. Names
+// are kept, and so are valueFrom and envFrom, which name a Secret or ConfigMap and a key but hold
+// no data.
+var Redacted = []string{
+	"metadata.managedFields",
+	"metadata.annotations[" + lastApplied + "]",
+	"spec.containers[*].env[*].value",
+	"spec.initContainers[*].env[*].value",
+	"spec.ephemeralContainers[*].env[*].value",
+	"spec.template.metadata.managedFields",
+	"spec.template.metadata.annotations[" + lastApplied + "]",
+	"spec.template.spec.containers[*].env[*].value",
+	"spec.template.spec.initContainers[*].env[*].value",
+}
+
 // Sanitize prepares an object for the cache and for a recording, in place: it sets the kind
 // and apiVersion the typed client leaves empty, and removes what a bug report must not carry
 // and a timeline does not need: managedFields, the last-applied annotation, and environment

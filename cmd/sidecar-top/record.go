@@ -140,6 +140,7 @@ func (r *recordOptions) start(ns string, t watch.Target, serverVersion string) e
 	h := watch.Header{
 		Tool: "sidecar-top " + version, ServerVersion: serverVersion,
 		Namespace: ns, Target: t.String(), StartTime: time.Now().UTC(),
+		Redacted: watch.Redacted, // what the Live's Sanitize removed from every object
 	}
 	if r.logs != nil {
 		r.logs.describe(&h)
