@@ -227,31 +227,8 @@ start_etcd() {
 
 listening() { ! port_free "$1"; }
 
-start_apiserver() {
-  start_bg kube-apiserver "$E2E_BIN/kube-apiserver" \
-    --etcd-servers "http://127.0.0.1:$ETCD_CLIENT_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
-    --endpoint-reconciler-type none \
-    --service-cluster-ip-range "$SERVICE_CIDR" \
-    --tls-cert-file "$E2E_PKI/apiserver.crt" --tls-private-key-file "$E2E_PKI/apiserver.key" \
-    --client-ca-file "$E2E_PKI/ca.crt" \
-    --kubelet-client-certificate "$E2E_PKI/apiserver-kubelet-client.crt" \
-    --kubelet-client-key "$E2E_PKI/apiserver-kubelet-client.key" \
-    --kubelet-certificate-authority "$E2E_PKI/ca.crt" \
-    --kubelet-preferred-address-types Hostname \
-    --authorization-mode Node,RBAC \
-    --service-account-issuer https://kubernetes.default.svc.cluster.local \
-    --service-account-key-file "$E2E_PKI/sa.pub" \
-    --service-account-signing-key-file "$E2E_PKI/sa.key" \
-    --allow-privileged \
-    --requestheader-client-ca-file "$E2E_PKI/front-proxy-ca.crt" \
-    --requestheader-allowed-names front-proxy-client \
-    --requestheader-username-headers X-Remote-User \
-    --requestheader-group-headers X-Remote-Group \
-    --requestheader-extra-headers-prefix X-Remote-Extra- \
-    --profiling=false
-  wait_for $T_APISERVER "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
-}
+# start_apiserver is in apiserver.sh, which the fault tests also use to restart it.
+. "$here/apiserver.sh"
 
 start_controllers() {
   start_bg kube-controller-manager "$E2E_BIN/kube-controller-manager" \
