@@ -44,7 +44,10 @@ func renderPicker(f *frame, memo *navMemo, h int) []string {
 	c := newPickerCols(l, f.width)
 	head := " " + pad("NAME", c.name) + " " + pad("STATUS", c.status) + " SLOWEST GAP"
 	out = append(out, f.styled(sTableHeader, truncate(head, f.width)))
-	if len(l.rows) == 0 {
+	switch {
+	case l.total == 0:
+		return append(out, "  "+f.styled(sMuted, "no pod yet"))
+	case len(l.rows) == 0:
 		return append(out, "  "+f.styled(sMuted, "no pod matches the filter"))
 	}
 	for i := first; i < min(first+rows, len(l.rows)); i++ {
