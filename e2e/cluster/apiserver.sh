@@ -26,7 +26,7 @@ start_apiserver() {
     --kubelet-client-certificate "$E2E_PKI/apiserver-kubelet-client.crt" \
     --kubelet-client-key "$E2E_PKI/apiserver-kubelet-client.key" \
     --kubelet-certificate-authority "$E2E_PKI/ca.crt" \
-    --kubelet-preferred-address-types Hostname \
+    --kubelet-preferred-address-types InternalIP,Hostname \
     --authorization-mode Node,RBAC \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --service-account-key-file "$E2E_PKI/sa.pub" \

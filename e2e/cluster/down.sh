@@ -6,7 +6,8 @@
 #              in the kubepods cgroups (the containers)
 #   mounts     all live in the private mount namespace, which is freed with its last process
 #   cgroups    /sys/fs/cgroup/*/kubepods* (made by the kubelet and runc)
-#   network    the CNI bridge and its veths; iptables rules of the CNI network, if any
+#   network    the CNI bridge and its veths; iptables rules of the CNI network, if any; the
+#              node's address on lo
 # --purge also deletes $E2E_STATE (etcd data, certs, kubeconfigs, logs); built binaries stay.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -112,6 +113,10 @@ remove_network() {
       ip link del "$veth" 2>/dev/null || true
     done
     ip link del "$CNI_BRIDGE" 2>/dev/null || true
+  fi
+  if ip -o addr show dev lo | grep -q " inet $NODE_IP/32 "; then
+    log "down: removing the node's address $NODE_IP from lo"
+    ip addr del "$NODE_IP/32" dev lo 2>/dev/null || true
   fi
   remove_iptables
 }

@@ -13,6 +13,11 @@ export CLUSTER_DNS=10.0.0.10
 export POD_CIDR=10.89.0.0/16 # not podman's default 10.88.0.0/16, to avoid clashing with it
 export CNI_NETWORK=sidecar-top-e2e
 export CNI_BRIDGE=stcni0
+# The node's address (its InternalIP, where the kubelet listens), on the host's loopback
+# interface: the apiserver proxies to a node (the node log query) only at a global-unicast
+# address, never at 127.0.0.1 or a hostname that resolves there. Not in POD_CIDR or SERVICE_CIDR,
+# and reachable from this machine only (nothing routes 10.90.0.0/16 here).
+export NODE_IP=${NODE_IP:-10.90.0.1}
 export NODE_NAME=${NODE_NAME:-$(hostname | tr '[:upper:]' '[:lower:]')}
 export CONTAINERD_SOCK=/run/containerd/containerd.sock # path inside the private mount namespace
 export BUSYBOX_IMAGE=docker.io/library/busybox:1.35

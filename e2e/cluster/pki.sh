@@ -87,8 +87,12 @@ newkey sa.key
 # Serving certs. The apiserver's covers every name a client (or a pod) may use for it.
 sign apiserver "/CN=kube-apiserver" "$(server_ext "IP:127.0.0.1,IP:$SERVICE_IP,DNS:localhost,DNS:$NODE_NAME,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local")"
 # The kubelet's, so the apiserver can verify it (--kubelet-certificate-authority) when it calls
-# the kubelet by its Hostname address for logs/exec.
-sign kubelet-serving "/CN=$NODE_NAME" "$(server_ext "IP:127.0.0.1,DNS:$NODE_NAME,DNS:localhost")"
+# the kubelet at the node's InternalIP ($NODE_IP) for logs, exec and the node proxy. One made
+# before the node had that address is made again.
+if [ -s kubelet-serving.crt ] && ! openssl x509 -in kubelet-serving.crt -noout -ext subjectAltName | grep -q "IP Address:$NODE_IP\b"; then
+  rm -f kubelet-serving.crt
+fi
+sign kubelet-serving "/CN=$NODE_NAME" "$(server_ext "IP:$NODE_IP,IP:127.0.0.1,DNS:$NODE_NAME,DNS:localhost")"
 
 # Client certs.
 sign admin "/O=system:masters/CN=admin" "$client_ext"

@@ -24,8 +24,8 @@ T_ETCD=30 T_APISERVER=90 T_CONTROLLERS=30 T_CONTAINERD=30 T_NODE=120 T_SA=60
 
 preflight() {
   [ "$(id -u)" = 0 ] || die "run as root (mount namespaces, cgroups, CNI)"
-  # The apiserver reaches the kubelet by the node's Hostname address, and the kubelet listens on
-  # 127.0.0.1 only: the hostname must resolve to loopback.
+  # The node is named after the hostname, which must resolve to loopback (the apiserver's cert
+  # names it; everything listens on loopback addresses).
   local addrs
   addrs=$(getent hosts "$NODE_NAME" | awk '{print $1}')
   [ -n "$addrs" ] || die "'$NODE_NAME' (hostname) does not resolve; add '127.0.0.1 $NODE_NAME' to /etc/hosts"
@@ -159,7 +159,12 @@ EOF
   # Pods get a resolv.conf that points nowhere harmful (there is no cluster DNS).
   printf 'nameserver %s\nsearch default.svc.cluster.local svc.cluster.local cluster.local\noptions ndots:5\n' "$CLUSTER_DNS" >"$E2E_STATE/resolv.conf"
 
-  cat >"$E2E_STATE/kubelet.yaml" <<EOF
+  write_kubelet_config "$E2E_STATE/kubelet.yaml"
+}
+
+# write_kubelet_config FILE: the kubelet's configuration.
+write_kubelet_config() {
+  cat >"$1" <<EOF
 apiVersion: kubelet.config.k8s.io/v1beta1
 kind: KubeletConfiguration
 # cgroups are v1 here (the machine's cgroup mounts are left alone).
@@ -171,7 +176,9 @@ oomScoreAdj: 0
 makeIPTablesUtilChains: false
 # Only check the kernel sysctls (shadowed by read-only files in the namespace), never write them.
 protectKernelDefaults: true
-address: 127.0.0.1
+# The apiserver reaches the kubelet at the node's InternalIP ($NODE_IP, on lo): logs, exec and
+# the node proxy, which refuses loopback addresses.
+address: $NODE_IP
 port: 10250
 readOnlyPort: 0
 healthzBindAddress: 127.0.0.1
@@ -204,6 +211,15 @@ localStorageCapacityIsolation: true
 registerNode: true
 rotateCertificates: false
 serverTLSBootstrap: false
+# The node log query (GET /api/v1/nodes/NODE/proxy/logs/?query=kubelet; NodeLogQuery is GA and
+# on from 1.36), and verbosity 2, at which the kubelet logs "Killing container with a grace
+# period" right before the runtime signals a container: sidecar-top --node-logs reads it. The
+# kubelet's log is its standard error, in .e2e/state/logs/kubelet.log, which start_kubelet
+# shows in the namespace as /var/log/kubelet.log, where the kubelet's /logs/ handler serves it.
+enableSystemLogHandler: true
+enableSystemLogQuery: true
+logging:
+  verbosity: 2
 EOF
 }
 
@@ -308,16 +324,84 @@ start_containerd() {
 
 start_kubelet() {
   kubelet_started=$(date +%s)
+  ensure_node_ip
   start_bg kubelet nsenter --target "$(pid_of holder)" --mount -- \
     "$E2E_BIN/kubelet" \
     --config "$E2E_STATE/kubelet.yaml" \
     --kubeconfig "$E2E_STATE/kubelet.kubeconfig" \
-    --hostname-override "$NODE_NAME"
-  # No --node-ip 127.0.0.1: the kubelet rejects a loopback node IP ("nodeIP can't be loopback
-  # address") and then publishes no address at all, so `kubectl logs/exec` fail with "no
-  # preferred addresses found". Left alone it publishes the default-route interface's IP as
-  # InternalIP plus the Hostname address, and the apiserver uses the latter
-  # (--kubelet-preferred-address-types Hostname), which resolves to 127.0.0.1.
+    --hostname-override "$NODE_NAME" \
+    --node-ip "$NODE_IP"
+  # --node-ip: not 127.0.0.1, which the kubelet rejects ("nodeIP can't be loopback address",
+  # and it then publishes no address at all), nor the default-route interface's address it
+  # would take by itself, where it does not listen: $NODE_IP, on lo. The apiserver calls the
+  # kubelet there (--kubelet-preferred-address-types InternalIP,Hostname).
+  show_kubelet_log
+}
+
+# ensure_node_ip: the node's address on the host's loopback interface (down.sh removes it).
+ensure_node_ip() {
+  ip -o addr show dev lo | grep -q " inet $NODE_IP/32 " || ip addr add "$NODE_IP/32" dev lo
+}
+
+# show_kubelet_log: the kubelet's log file (start_bg's, a new one per start) bind-mounted as
+# /var/log/kubelet.log in the namespace, for the kubelet's /logs/ handler and the node log query.
+show_kubelet_log() {
+  in_ns sh -c 'umount /var/log/kubelet.log 2>/dev/null; touch /var/log/kubelet.log'
+  in_ns mount --bind "$E2E_LOGS/kubelet.log" /var/log/kubelet.log
+}
+
+# node_current: the running node is configured as this script configures it: its address on
+# lo and as its InternalIP, its log shown as /var/log/kubelet.log (the same file), the kubelet
+# started with today's kubelet.yaml (kubelet.yaml.want, just written), the apiserver calling it
+# by InternalIP.
+node_current() {
+  local ip
+  ip -o addr show dev lo | grep -q " inet $NODE_IP/32 " || return 1
+  ip=$(kubectl_admin get node "$NODE_NAME" -o 'jsonpath={.status.addresses[?(@.type=="InternalIP")].address}') || return 1
+  [ "$ip" = "$NODE_IP" ] || return 1
+  [ "$(in_ns stat -L -c %i /var/log/kubelet.log 2>/dev/null)" = "$(stat -c %i "$E2E_LOGS/kubelet.log")" ] || return 1
+  cmp -s "$E2E_STATE/kubelet.yaml" "$E2E_STATE/kubelet.yaml.want" || return 1
+  apiserver_calls_internal_ip
+}
+
+apiserver_calls_internal_ip() {
+  local pid
+  pid=$(pid_of kube-apiserver)
+  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--kubelet-preferred-address-types InternalIP'
+}
+
+# stop_pid NAME PID: stops a component (SIGTERM; SIGKILL after 15 s: the apiserver drains its
+# watches for up to a minute) and waits until it is gone (a zombie counts: its new parent may
+# reap it late).
+stop_pid() {
+  local name=$1 pid=$2 i
+  kill "$pid" 2>/dev/null || return 0
+  for i in $(seq 150); do
+    running "$pid" || return 0
+    sleep 0.1
+  done
+  log "$name did not stop within 15 s of SIGTERM: SIGKILL"
+  kill -KILL "$pid" 2>/dev/null || true
+  wait_for 10 "$name to stop" - sh -c "! kill -0 $pid 2>/dev/null || grep -q '^State:.*Z' /proc/$pid/status"
+}
+
+# update_node: brings a running cluster that predates node_current's settings up to them,
+# restarting only what must: the apiserver if it calls the kubelet by Hostname, then the kubelet
+# (its containers keep running; it takes them up again), once the apiserver answers: a kubelet
+# started while the apiserver drains its watches may never sync its Node. Watchers see their
+# watches end and resume.
+update_node() {
+  "$here/pki.sh"
+  if ! apiserver_calls_internal_ip; then
+    log "restarting kube-apiserver to call the kubelet by InternalIP"
+    stop_pid kube-apiserver "$(pid_of kube-apiserver)"
+    start_apiserver
+  fi
+  log "restarting the kubelet with today's settings"
+  [ -z "$(pid_of kubelet)" ] || stop_pid kubelet "$(pid_of kubelet)"
+  cp "$E2E_STATE/kubelet.yaml.want" "$E2E_STATE/kubelet.yaml"
+  start_kubelet
+  wait_ready
 }
 
 # --- readiness ----------------------------------------------------------------------------------
@@ -354,6 +438,11 @@ main() {
   state=$(cluster_state)
   case $state in
     up)
+      write_kubelet_config "$E2E_STATE/kubelet.yaml.want"
+      if ! node_current; then
+        log "cluster up, but its node predates today's settings (node logs): updating it"
+        update_node
+      fi
       log "cluster already up (node $NODE_NAME Ready); export KUBECONFIG=$KUBECONFIG_ADMIN"
       exit 0 ;;
     partial)
@@ -363,6 +452,7 @@ main() {
   check_ports
   "$here/pki.sh"
   write_configs
+  cp "$E2E_STATE/kubelet.yaml" "$E2E_STATE/kubelet.yaml.want"
   "$here/images.sh" build
 
   log "starting etcd";                 start_etcd
