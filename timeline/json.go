@@ -139,6 +139,7 @@ type Document struct {
 	Jobs      []JobDocument `json:"jobs,omitempty"`
 	Events    []Event       `json:"events,omitempty"`
 	Notes     []string      `json:"notes,omitempty"`
+	Summary   *Summary      `json:"summary,omitempty"` // the workload's, when asked for (--summary)
 }
 
 // JobDocument is a Job with the warnings of its pods.

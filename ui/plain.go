@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"time"
 
@@ -11,25 +10,34 @@ import (
 )
 
 // Plain prints timelines as plain text, for output that is not a terminal: one line per
-// milestone as it becomes known, then a summary. It prints no escape sequences, and the same
-// snapshots give the same text. Each Update reads only what changed since the last one: the
-// pods, runs and blocks of the pod row that the snapshots do not share.
+// milestone in the order of their estimates, then a summary. It prints no escape sequences,
+// and the same snapshots and times give the same text.
+//
+// A milestone becomes known up to a couple of seconds after its estimate (see plainHorizon), so
+// Update only learns the milestones of a snapshot; Advance prints those whose estimate lies a
+// horizon before the time given, in estimate order; Flush (and Summary) prints the rest. Each
+// Update reads only what changed since the last one: the pods, runs and blocks of the pod row
+// that the snapshots do not share. A milestone's line is printed once, with its estimate when
+// printed: one that moves later is not printed again (the summary and JSON have final values).
 type Plain struct {
 	w       io.Writer
-	pods    map[string]*plainPod          // by pod UID
-	jobs    map[string]map[plainKey]bool  // printed keys, by job UID
-	last    map[string]timeline.Milestone // the last milestone printed, by pod or job UID
+	pods    map[string]*plainPod               // by pod UID
+	jobs    map[string]map[plainKey]*plainLine // the lines known, by job UID
+	last    map[string]timeline.Milestone      // the last milestone printed, by pod or job UID
 	notes   map[string]bool
-	ownerW  int // the widest owner printed so far, to keep the columns aligned
+	held    heldLines // the lines known and not printed, the earliest first
+	seq     int       // lines known so far, to keep ties in the order they became known
+	ownerW  int       // the widest owner known so far, to keep the columns aligned
+	explain bool      // print each milestone's why
 	err     error
 	printed int
 }
 
 // plainPod is what Plain has seen of one pod.
 type plainPod struct {
-	pod     *timeline.Pod
-	runs    map[string][]*timeline.Run // the lanes' runs as last seen, by container
-	printed map[plainKey]bool
+	pod   *timeline.Pod
+	runs  map[string][]*timeline.Run // the lanes' runs as last seen, by container
+	lines map[plainKey]*plainLine    // the lines known
 }
 
 // plainKey identifies a milestone across snapshots: a later count of the same Event is new,
@@ -46,9 +54,13 @@ type plainKey struct {
 
 // NewPlain returns a Plain printer writing to w.
 func NewPlain(w io.Writer) *Plain {
-	return &Plain{w: w, pods: map[string]*plainPod{}, jobs: map[string]map[plainKey]bool{},
+	return &Plain{w: w, pods: map[string]*plainPod{}, jobs: map[string]map[plainKey]*plainLine{},
 		last: map[string]timeline.Milestone{}, notes: map[string]bool{}}
 }
+
+// SetExplain says whether each milestone line ends with what explains its time (Milestone.Why),
+// and each gap of the summary with the gap's.
+func (p *Plain) SetExplain(on bool) { p.explain = on }
 
 // Err returns the first error writing to the output, if any.
 func (p *Plain) Err() error { return p.err }
@@ -68,34 +80,28 @@ type plainMilestone struct {
 	times      *podTimes // the pod's; nil for a job's milestone, whose offsets are the timeline's
 }
 
-// Update prints the milestones of s not printed before, in time order, and notes about the
-// data not printed before.
+// Update learns the milestones of s not known before (and the new estimates of those known and
+// not printed yet), and prints the notes about the data not printed before. It prints no
+// milestone: Advance does.
 func (p *Plain) Update(s timeline.Snapshot) {
-	var fresh []plainMilestone
 	for _, pod := range s.Pods {
-		fresh = p.podFresh(pod, fresh)
+		p.podFresh(pod)
 	}
 	for _, j := range s.Jobs {
-		printed := p.jobs[j.UID]
-		if printed == nil {
-			printed = map[plainKey]bool{}
-			p.jobs[j.UID] = printed
+		lines := p.jobs[j.UID]
+		if lines == nil {
+			lines = map[plainKey]*plainLine{}
+			p.jobs[j.UID] = lines
 		}
+		owner := "job/" + Safe(j.Name)
+		p.ownerW = max(p.ownerW, cellWidth(owner))
 		nth := map[timeline.MilestoneKind]int{}
 		for i := range j.Milestones {
 			m := &j.Milestones[i]
 			k := plainKey{lane: "job", kind: m.Kind, reason: m.Reason, count: m.Count, nth: nth[m.Kind]}
 			nth[m.Kind]++
-			if !printed[k] {
-				printed[k] = true
-				fresh = append(fresh, plainMilestone{owner: "job/" + Safe(j.Name), uid: j.UID, lane: "job", m: m})
-			}
+			p.learn(lines, k, plainMilestone{owner: owner, uid: j.UID, lane: "job", m: m})
 		}
-	}
-	sort.SliceStable(fresh, func(i, j int) bool { return timeline.Before(fresh[i].m, fresh[j].m) })
-	for _, pm := range fresh {
-		p.printMilestone(pm)
-		p.last[pm.uid] = *pm.m
 	}
 	for _, n := range s.Notes {
 		p.note(n)
@@ -110,21 +116,23 @@ func (p *Plain) note(n string) {
 	}
 }
 
-// podFresh adds to fresh the milestones of pod that were not printed: only the pod row's
-// changed blocks and the lanes' changed runs are read.
-func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMilestone {
+// podFresh learns the milestones of pod: only the pod row's changed blocks and the lanes'
+// changed runs are read.
+func (p *Plain) podFresh(pod *timeline.Pod) {
 	pp := p.pods[pod.UID]
 	if pp == nil {
-		pp = &plainPod{runs: map[string][]*timeline.Run{}, printed: map[plainKey]bool{}}
+		pp = &plainPod{runs: map[string][]*timeline.Run{}, lines: map[plainKey]*plainLine{}}
 		p.pods[pod.UID] = pp
 	}
 	if pp.pod == pod {
-		return fresh
+		return
 	}
 	var old timeline.Seq[timeline.Milestone]
 	if pp.pod != nil {
 		old = pp.pod.Milestones
 	}
+	owner := Safe(pod.Name)
+	p.ownerW = max(p.ownerW, cellWidth(owner))
 	pt := newPodTimes(pod)
 	if pt.noCreation {
 		p.note("pod " + pod.Name + " has no creation time (or an absurd one): its offsets are from when it was first seen")
@@ -134,10 +142,7 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 		if m.Kind == timeline.MReady || m.Kind == timeline.MNotReady {
 			k.at = m.At // the pod row has one per change of the Ready condition
 		}
-		if !pp.printed[k] {
-			pp.printed[k] = true
-			fresh = append(fresh, plainMilestone{owner: Safe(pod.Name), uid: pod.UID, m: m, times: &pt})
-		}
+		p.learn(pp.lines, k, plainMilestone{owner: owner, uid: pod.UID, m: m, times: &pt})
 	}
 	for ci := range pod.Containers {
 		c := &pod.Containers[ci]
@@ -149,16 +154,12 @@ func (p *Plain) podFresh(pod *timeline.Pod, fresh []plainMilestone) []plainMiles
 			for i := range r.Milestones {
 				m := &r.Milestones[i]
 				k := plainKey{lane: c.Name, kind: m.Kind, attempt: m.Attempt, reason: m.Reason, count: m.Count}
-				if !pp.printed[k] {
-					pp.printed[k] = true
-					fresh = append(fresh, plainMilestone{owner: Safe(pod.Name), uid: pod.UID, lane: c.Name, m: m, times: &pt})
-				}
+				p.learn(pp.lines, k, plainMilestone{owner: owner, uid: pod.UID, lane: c.Name, m: m, times: &pt})
 			}
 		}
 		pp.runs[c.Name] = c.Runs
 	}
 	pp.pod = pod
-	return fresh
 }
 
 // Plain's columns: an offset (value and ±) and a gap hold up to +9h59m59s ±9m59.9s and keep
@@ -196,9 +197,15 @@ func (p *Plain) printMilestone(pm plainMilestone) {
 	case "job":
 		lane = "-"
 	}
-	p.ownerW = max(p.ownerW, cellWidth(pm.owner))
-	line := strings.Join([]string{padCells(pm.owner, p.ownerW), padCells(offset, plainOffset.width()), padCells(gap, plainGap.width()),
-		padCells(lane, 12), padCells(kindName(m), 12), padCells(Safe(string(m.Source)), 8), detail(m)}, "  ")
+	cells := []string{padCells(pm.owner, p.ownerW), padCells(offset, plainOffset.width()), padCells(gap, plainGap.width()),
+		padCells(lane, 12), padCells(kindName(m), 12), padCells(Safe(string(m.Source)), 8), detail(m)}
+	if p.explain && m.Why != "" {
+		if cells[len(cells)-1] == "" {
+			cells = cells[:len(cells)-1]
+		}
+		cells = append(cells, "why: "+safeFields(m.Why))
+	}
+	line := strings.Join(cells, "  ")
 	p.printf("%s\n", strings.TrimRight(line, " "))
 	p.printed++
 }
@@ -224,9 +231,11 @@ func between(a, b timeline.Milestone) timeline.Span {
 	return s
 }
 
-// Summary prints, for each pod, its containers, its STATUS sequence, its named gaps and its
-// findings; then each job's status, conditions and findings.
+// Summary prints the lines still held (as Flush), then, for each pod, its containers, its
+// STATUS sequence, its named gaps and its findings; then each job's status, conditions and
+// findings.
 func (p *Plain) Summary(s timeline.Snapshot) {
+	p.Flush()
 	for _, pod := range s.Pods {
 		p.podSummary(pod)
 	}
@@ -280,11 +289,15 @@ func (p *Plain) podSummary(pod *timeline.Pod) {
 	}
 	if len(pod.Gaps) > 0 {
 		p.printf("  gaps:\n")
-		w := 0
+		w, vw := 0, 0
 		for _, g := range pod.Gaps {
-			w = max(w, cellWidth(Safe(g.Name)))
+			w, vw = max(w, cellWidth(Safe(g.Name))), max(vw, cellWidth(gapValue(g.Span)))
 		}
 		for _, g := range pod.Gaps {
+			if p.explain && g.Why != "" {
+				p.printf("    %s  %s  why: %s\n", padCells(Safe(g.Name), w), padCells(gapValue(g.Span), vw), safeFields(g.Why))
+				continue
+			}
 			p.printf("    %s  %s\n", padCells(Safe(g.Name), w), gapValue(g.Span))
 		}
 	}

@@ -7,8 +7,10 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// TestPlain prints the fixture as it grows: first the job's pod half way, then everything,
-// then a later count of an Event; each milestone is printed once (a new count again).
+// TestPlain prints the fixture as it grows: first the job's pod half way, its lines up to 2 s
+// before the time given; then everything, up to 2 s before 13 s, then again; then a later count
+// of an Event; then the rest. Each milestone is printed once (a new count again), in the order of
+// their estimates within what was known when printed.
 func TestPlain(t *testing.T) {
 	var b strings.Builder
 	p := NewPlain(&b)
@@ -25,10 +27,13 @@ func TestPlain(t *testing.T) {
 		*c = fixtureLane(timeline.Container{Name: c.Name, Kind: c.Kind, State: c.State}, pod.Created, ms[:min(2, len(ms))], nil)
 	}
 	p.Update(early)
+	p.Advance(at(4.45)) // up to +2.45 s
 	b.WriteString("--- update\n")
 	p.Update(full)
+	p.Advance(at(13))
 	b.WriteString("--- again\n")
 	p.Update(full)
+	p.Advance(at(13))
 	more := fixture()
 	more.Notes = []string{"this machine's clock and the API server's disagree"}
 	bo := more.Pods[0].Containers[1].Find(timeline.MBackOff, 1)

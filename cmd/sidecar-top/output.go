@@ -9,11 +9,15 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// writeJSON prints the final timeline as a timeline.Document, compact unless pretty. It writes
-// one pod (job, Event) at a time, so that a timeline of thousands of pods is never held whole
-// as text: the output costs what one pod's does.
+// writeJSON prints the final timeline as a timeline.Document, compact unless pretty.
 func writeJSON(w io.Writer, namespace, target string, s timeline.Snapshot, pretty bool) error {
-	d := timeline.NewDocument(namespace, target, s)
+	return writeDocument(w, timeline.NewDocument(namespace, target, s), pretty)
+}
+
+// writeDocument prints a timeline.Document, compact unless pretty. It writes one pod (job,
+// Event) at a time, so that a timeline of thousands of pods is never held whole as text: the
+// output costs what one pod's does.
+func writeDocument(w io.Writer, d timeline.Document, pretty bool) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	jw := &jsonWriter{w: bw, pretty: pretty}
 	head, err := json.Marshal(struct {
@@ -30,6 +34,9 @@ func writeJSON(w io.Writer, namespace, target string, s timeline.Snapshot, prett
 	jw.list("jobs", len(d.Jobs), true, func(i int) any { return d.Jobs[i] })
 	jw.list("events", len(d.Events), true, func(i int) any { return d.Events[i] })
 	jw.list("notes", len(d.Notes), true, func(i int) any { return d.Notes[i] })
+	if d.Summary != nil {
+		jw.member("summary", d.Summary)
+	}
 	jw.raw([]byte("}\n"))
 	if jw.err != nil {
 		return jw.err
@@ -79,6 +86,22 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 		j.raw([]byte(j.nl(1)))
 	}
 	j.raw([]byte("]"))
+}
+
+// member writes `,"name":v`.
+func (j *jsonWriter) member(name string, v any) {
+	b, err := json.Marshal(v)
+	if err != nil && j.err == nil {
+		j.err = err
+	}
+	if j.pretty {
+		j.buf.Reset()
+		if err := json.Indent(&j.buf, b, "  ", "  "); err == nil {
+			b = j.buf.Bytes()
+		}
+	}
+	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp()))
+	j.raw(b)
 }
 
 // nl is a new line at depth d when pretty, else nothing.

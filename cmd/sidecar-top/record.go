@@ -35,10 +35,12 @@ type recordOptions struct {
 	file     *os.File // nil when writing to standard output
 	recorder *watch.Recorder
 	logs     *logPlan // what the recording holds of the logs, for its header
+
+	report *reportOptions // what -o json adds (--summary)
 }
 
 func newRecordCommand(s streams, view *viewOptions) *cobra.Command {
-	rec := &recordOptions{}
+	rec := &recordOptions{report: &view.report}
 	kube := &kubeOptions{config: newConfigFlags()}
 	cmd := &cobra.Command{
 		Use:   "record [flags] POD | TYPE/NAME | -l SELECTOR -o FILE",
@@ -66,6 +68,7 @@ as JSON on standard output at the end.`,
 	kube.addFlags(cmd.Flags())
 	kube.logs.addRecordFlags(cmd.Flags())
 	rec.addFlags(cmd.Flags())
+	view.report.addFlags(cmd.Flags())
 	_ = cmd.MarkFlagFilename("output", "jsonl")
 	return cmd
 }
@@ -175,7 +178,7 @@ func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, r
 	}
 	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.where())
 	if r.json {
-		if err := writeJSON(s.Out, t.Namespace, t.String(), res.Final, false); err != nil {
+		if err := writeDocument(s.Out, r.report.document(t.Namespace, t.String(), res.Final), false); err != nil {
 			return err
 		}
 	}

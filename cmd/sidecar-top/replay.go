@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -50,6 +49,7 @@ as asciinema's idle time limit does, and the view or the plain output says so.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	view.report.addFlags(cmd.Flags())
 	return cmd
 }
 
@@ -88,6 +88,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	view.report.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&list, "list", false, "list the built-in recordings")
 	return cmd
 }
@@ -120,7 +121,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		if len(res.Final.Pods) == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
 			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 		}
-		return writeJSON(s.Out, ns, target, withNote(res.Final, note), opts.pretty)
+		return writeDocument(s.Out, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
 	case s.terminal && !view.plain:
 		obs, err := readObservations(ctx, rd)
 		if err != nil {
@@ -134,20 +135,20 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		r.SetIdleLimit(opts.idleLimit)
 		return runReplayView(ctx, s, mode, r, target, ns)
 	}
-	plain := ui.NewPlain(s.Out)
-	pace := play.Pace{IdleLimit: opts.idleLimit, Idle: func(gap time.Duration) {
-		fmt.Fprintf(s.Out, "… %s idle, skipped\n", idleText(gap))
-	}}
+	pace := play.Pace{IdleLimit: opts.idleLimit}
 	if opts.paced {
 		pace.Speed = opts.speed // else as fast as it can: a pipe wants the result
 	}
-	res, err := play.RunFilePaced(ctx, rd, pace, play.Options{}, func(f play.Frame) { plain.Update(f.Snapshot) })
+	feed := newPlainFeed(s.Out, pace.Speed, view.report) // lines held in a paced replay come out as it waits
+	pace.Idle = feed.idle
+	stop := feed.start(ctx)
+	res, err := play.RunFilePaced(ctx, feed.source(rd), pace, play.Options{}, feed.frame)
+	stop()
 	if err != nil {
 		return err
 	}
 	truncated()
-	plain.Summary(withNote(res.Final, note))
-	return plain.Err()
+	return feed.finish(withNote(res.Final, note))
 }
 
 // readObservations translates every item of a recording, keeping the observations only.

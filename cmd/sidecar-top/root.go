@@ -37,8 +37,9 @@ func newStreams() streams {
 
 // viewOptions are how results are shown, shared by every command.
 type viewOptions struct {
-	plain bool
-	color string
+	plain  bool
+	color  string
+	report reportOptions // --summary, --explain: of the commands that show a timeline
 }
 
 // kubeOptions are the standard kubectl flags and the target selector.
@@ -83,6 +84,7 @@ command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 	cmd.SetContext(context.Background())
 	addViewFlags(cmd.PersistentFlags(), view)
 	kube.addFlags(cmd.Flags())
+	view.report.addFlags(cmd.Flags())
 	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view), newVersionCommand(s))
 	cmd.AddCommand(newCheckCommand(s))
 	cmd.AddCommand(newDiffCommand(s))

@@ -87,13 +87,15 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
 		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s (Ctrl-C to stop)\n", t, ns)
-		plain := ui.NewPlain(out.plain)
+		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
+		stop := feed.start(ctx)
 		warn := warnTo(s)
 		res, err = play.RunLive(ctx, live, opts, func(f play.Frame) {
-			plain.Update(f.Snapshot)
+			feed.frame(f)
 			warn(f)
 		})
-		plain.Summary(withNote(res.Final, note))
+		stop()
+		_ = feed.finish(withNote(res.Final, note)) // as before: a broken pipe is not the watch's error
 	}
 	if err != nil {
 		return err

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/ui"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// plainFeed hands a plain printer the player's frames and, between them, the time: a line the
+// printer holds (ui.Plain prints milestones in estimate order, a horizon late) comes out once
+// the time is past it, even while no frame comes: live, when nothing changes; in a paced replay,
+// while the player waits for the next item. Frames and the clock come from two goroutines; the
+// lock keeps their writes apart.
+type plainFeed struct {
+	mu    sync.Mutex
+	p     *ui.Plain
+	w     io.Writer
+	clock func() time.Time
+	// rate is recorded time per wall time: 1 live, the speed in a paced replay, 0 when nothing
+	// waits (a replay as fast as it can), so that no clock is needed.
+	rate     float64
+	at, wall time.Time // the time advanced to, and when (by the clock) it last moved
+	// ceiling, in a replay, is the time of the latest item the player has read: all before it
+	// is in a frame, so the clock may reach it but never pass it, however slowly the player
+	// runs. Zero live, where the clock is the receive times' own.
+	ceiling time.Time
+	report  reportOptions
+}
+
+func newPlainFeed(w io.Writer, rate float64, report reportOptions) *plainFeed {
+	p := ui.NewPlain(w)
+	p.SetExplain(report.explain)
+	return &plainFeed{p: p, w: w, clock: time.Now, rate: rate, report: report}
+}
+
+// frame learns a frame's snapshot and prints what is past the horizon of its time.
+func (f *plainFeed) frame(fr play.Frame) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.p.Update(fr.Snapshot)
+	f.advance(fr.Now)
+	f.wall = f.clock()
+}
+
+// advance prints what is past the horizon of now, never going back.
+func (f *plainFeed) advance(now time.Time) {
+	if now.After(f.at) {
+		f.at = now
+	}
+	f.p.Advance(f.at)
+}
+
+// idle says that a replay skipped a pause of gap after the last frame: what came before the
+// pause is printed first, since nothing arrived during it.
+func (f *plainFeed) idle(gap time.Duration) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.advance(f.at.Add(gap))
+	fmt.Fprintf(f.w, "… %s idle, skipped\n", idleText(gap))
+}
+
+// tick advances to the time the clock says has passed since the last frame, at rate.
+func (f *plainFeed) tick() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.rate <= 0 || f.at.IsZero() {
+		return
+	}
+	now := f.at.Add(time.Duration(float64(f.clock().Sub(f.wall)) * f.rate))
+	if !f.ceiling.IsZero() && now.After(f.ceiling) {
+		now = f.ceiling
+	}
+	f.advance(now)
+	f.wall = f.clock()
+}
+
+// source wraps a recording's source so that the feed knows the time of each item the player
+// reads: the clock's ceiling.
+func (f *plainFeed) source(src watch.Source) watch.Source { return ceilingSource{src, f} }
+
+type ceilingSource struct {
+	watch.Source
+	f *plainFeed
+}
+
+func (c ceilingSource) Next(ctx context.Context) (watch.Item, error) {
+	it, err := c.Source.Next(ctx)
+	if err == nil {
+		c.f.mu.Lock()
+		if it.Time.After(c.f.ceiling) {
+			c.f.ceiling = it.Time
+		}
+		c.f.mu.Unlock()
+	}
+	return it, err
+}
+
+// run ticks every interval until ctx ends; it returns at once when nothing waits (rate 0).
+func (f *plainFeed) run(ctx context.Context, interval time.Duration) {
+	if f.rate <= 0 {
+		return
+	}
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		select {
+		case <-t.C:
+			f.tick()
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+// start runs the clock in a goroutine; the function it returns stops it and waits for it.
+func (f *plainFeed) start(ctx context.Context) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f.run(ctx, 100*time.Millisecond)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// finish prints what is held, the summary of each pod and job, and with --summary the
+// workload's; it returns the first error writing.
+func (f *plainFeed) finish(final timeline.Snapshot) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.p.Summary(final)
+	if f.report.summary {
+		f.p.Workload(timeline.Summarize(final))
+	}
+	return f.p.Err()
+}
