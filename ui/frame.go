@@ -22,6 +22,7 @@ type frame struct {
 	target, namespace string
 	replay            replayInfo
 	silent            time.Duration // live: how long the API server has not answered, if stale
+	explain           bool          // the milestone table's WHY column at any width
 	messages          []statusMessage
 	help              help.Model
 	keys              KeyMap
@@ -57,6 +58,7 @@ func (m *Model) frameView() frame {
 		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles, cache: m.cache,
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
 		help: m.help, keys: m.keys, spinner: m.spinner.View(), silent: m.frame.Silent,
+		explain: m.cfg.Explain,
 	}
 	if f.cache == nil { // a Model not made by NewModel
 		f.cache = newViewCache()

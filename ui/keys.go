@@ -10,6 +10,7 @@ type KeyMap struct {
 	Up, Down         key.Binding // select a lane
 	NextPod, PrevPod key.Binding // select a pod
 	Pods             key.Binding // the pod picker: a filterable list of every pod
+	Summary          key.Binding // the workload's summary: every named gap over the pods
 	ZoomIn, ZoomOut  key.Binding // change the visible span of the time axis
 	Left, Right      key.Binding // pan the zoomed axis; at fit, the previous or next pod
 	Follow           key.Binding // keep now at the axis' right edge, or freeze the axis
@@ -40,6 +41,7 @@ func DefaultKeyMap() KeyMap {
 		NextPod:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next pod")),
 		PrevPod:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("⇧tab", "previous pod")),
 		Pods:      key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "pick a pod")),
+		Summary:   key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "workload summary")),
 		ZoomIn:    key.NewBinding(key.WithKeys("+", "="), key.WithHelp("+", "zoom in")),
 		ZoomOut:   key.NewBinding(key.WithKeys("-", "_"), key.WithHelp("-", "zoom out")),
 		Left:      key.NewBinding(key.WithKeys("left", "h"), key.WithHelp("←/h", "earlier, or previous pod")),
@@ -109,7 +111,7 @@ type keyGroup struct {
 // keyGroups are every binding, by what it acts on.
 func (k KeyMap) keyGroups() []keyGroup {
 	return []keyGroup{
-		{"Lanes and pods", []key.Binding{k.Up, k.Down, k.NextPod, k.PrevPod, k.Pods}},
+		{"Lanes and pods", []key.Binding{k.Up, k.Down, k.NextPod, k.PrevPod, k.Pods, k.Summary}},
 		{"Time axis", []key.Binding{k.ZoomIn, k.ZoomOut, k.Left, k.Right, k.Follow}},
 		{"Tables", []key.Binding{k.Next, k.Prev, k.PageUp, k.PageDown, k.Events}},
 		{"Search and picker", []key.Binding{k.Search, k.NextMatch, k.PrevMatch, k.Accept, k.Cancel, k.Order}},

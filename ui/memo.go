@@ -17,6 +17,7 @@ type navMemo struct {
 	events eventsMemo
 	found  [2]matchesMemo // by tableFocus
 	hints  map[hintsKey]string
+	sums   summaryMemo // the workload's summary (summary.go)
 }
 
 // hintsKey names a status line's help: which one, and its width.

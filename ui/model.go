@@ -40,6 +40,9 @@ type Config struct {
 	KeyMap KeyMap
 	// Tick is the live redraw interval; zero means DefaultLiveTick.
 	Tick time.Duration
+	// Explain shows the milestone table's WHY column at any width (else only where it fits);
+	// Summary opens the view on the workload's summary (S toggles it).
+	Explain, Summary bool
 }
 
 // ReplayControl is what the view asks of a replay; play.Replay is one. No call blocks.
@@ -114,6 +117,7 @@ type viewState struct {
 	evCursor int         // the Events table's cursor, an index in eventList; -1 follows the newest
 	search   searchState // the search of the table in focus
 	picker   pickerState // the pod picker, when open
+	summary  summaryState
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -123,7 +127,7 @@ func NewModel(cfg Config) Model {
 		cfg:   cfg,
 		help:  help.New(),
 		tick:  cfg.Tick,
-		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true},
+		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true, summary: summaryState{open: cfg.Summary}},
 		cache: newViewCache(),
 		memo:  newNavMemo(),
 	}

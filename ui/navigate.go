@@ -27,6 +27,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case m.view.showHelp && m.helpKey(msg):
 		return m, nil
+	case m.view.summary.open && !m.view.showHelp && m.summaryKey(msg):
+		return m, nil
 	}
 	switch {
 	case key.Matches(msg, k.Help):
@@ -35,6 +37,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.view.search.query = ""
 	case key.Matches(msg, k.Pods):
 		m.openPicker()
+	case key.Matches(msg, k.Summary):
+		m.openSummary()
 	case key.Matches(msg, k.Search):
 		m.startSearch()
 	case m.searching() && key.Matches(msg, k.NextMatch):

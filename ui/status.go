@@ -30,6 +30,8 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		}
 		what = 1 + boolUint8(pk.typing) + 2*boolUint8(pk.slowest)
 		hints = func() []key.Binding { return pickerHelp(k, pk.typing, pk.slowest) }
+	case f.view.summary.open && !f.view.showHelp:
+		what, hints = 7, func() []key.Binding { return summaryHelp(k) }
 	case s.typing:
 		lead, what = searchLead(f, memo, p), 5
 		hints = func() []key.Binding { return []key.Binding{as(k.Accept, "done"), as(k.Cancel, "cancel")} }

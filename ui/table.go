@@ -58,6 +58,7 @@ type tableWidths struct {
 	lane, kind int
 	off, gap   spanSizer // the offsets and gaps of the rows the axis places
 	date       int       // the widest date of a row it does not
+	why        int       // the widest why (in bytes, at least its cells)
 }
 
 func measureTable(p *timeline.Pod, pt podTimes) tableWidths {
@@ -76,6 +77,7 @@ func measureTable(p *timeline.Pod, pt podTimes) tableWidths {
 		r := &rows[i]
 		m := r.Milestone
 		tw.kind = max(tw.kind, kindWidth(m))
+		tw.why = max(tw.why, len(m.Why))
 		if !pt.placed(m.At) {
 			tw.date = max(tw.date, len(pt.fmtAt(m.At)))
 			continue
@@ -126,6 +128,7 @@ func isASCII(s string) bool {
 type tableCols struct {
 	offCol, gapCol                          spanCol
 	offset, gap, lane, kind, detail, source int
+	why                                     int
 }
 
 // newTableCols sizes the columns for rows that need tw in width cells. From 80 columns every
@@ -160,6 +163,29 @@ func newTableCols(tw tableWidths, width int) tableCols {
 	return c
 }
 
+// Room for the WHY column: it is shown when DETAIL keeps whyDetail cells and WHY gets whyMin,
+// or with --explain whenever DETAIL had whyMin, taking half of it.
+const (
+	whyDetail = 40
+	whyMin    = 30
+)
+
+// withWhy makes room for the WHY column, when the pod's milestones have a why and it fits, or
+// when asked for (explain) and the table is not too narrow for it.
+func (c tableCols) withWhy(tw tableWidths, explain bool) tableCols {
+	switch {
+	case tw.why == 0:
+	case c.detail >= whyDetail+1+whyMin:
+		c.why = min(tw.why, c.detail-whyDetail-1)
+	case explain && c.detail >= whyMin:
+		c.why = min(tw.why, c.detail/2)
+	}
+	if c.why > 0 {
+		c.detail -= c.why + 1
+	}
+	return c
+}
+
 func laneName(lane string) string {
 	if lane == "" {
 		return "pod"
@@ -167,17 +193,22 @@ func laneName(lane string) string {
 	return Safe(lane)
 }
 
-// line lays out one row's cells; detail takes what is left before source.
-func (c tableCols) line(sel, offset, gap, lane, kind, detail, source string) string {
+// line lays out one row's cells; detail takes what is left before source (and why).
+func (c tableCols) line(sel, offset, gap, lane, kind, detail, source, why string) string {
 	var b strings.Builder
 	b.WriteString(sel + pad(offset, c.offset) + " ")
 	if c.gap > 0 {
 		b.WriteString(pad(gap, c.gap) + " ")
 	}
 	b.WriteString(pad(lane, c.lane) + " " + pad(kind, c.kind) + " ")
-	if c.source > 0 {
+	switch {
+	case c.source > 0 && c.why > 0:
+		b.WriteString(pad(detail, c.detail) + " " + pad(source, c.source) + " " + truncate(why, c.why))
+	case c.source > 0:
 		b.WriteString(pad(detail, c.detail) + " " + source)
-	} else {
+	case c.why > 0:
+		b.WriteString(pad(detail, c.detail) + " " + truncate(why, c.why))
+	default:
 		b.WriteString(truncate(detail, c.detail))
 	}
 	return b.String()
@@ -192,14 +223,15 @@ func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string 
 	}
 	st := f.st
 	rows := p.Rows()
-	c := newTableCols(f.cache.tableWidths(p), f.width)
+	tw := f.cache.tableWidths(p)
+	c := newTableCols(tw, f.width).withWhy(tw, f.explain)
 	pt, _ := f.cache.podTimes(p)
 	n := min(height-1, len(rows))
 	first := len(rows) - n
 	if f.view.cursor >= 0 {
 		first = min(max(f.view.cursor-n/2, 0), len(rows)-n)
 	}
-	head := strings.TrimRight(c.line(" ", "OFFSET", "GAP", "CONTAINER", "MILESTONE", "DETAIL", "SOURCE"), " ")
+	head := strings.TrimRight(c.line(" ", "OFFSET", "GAP", "CONTAINER", "MILESTONE", "DETAIL", "SOURCE", "WHY"), " ")
 	if n < len(rows) {
 		head = withPosition(head, first, n, len(rows), f.width)
 	}
@@ -233,7 +265,11 @@ func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string 
 		if g := rowGap(rows, i, pt); g != nil {
 			gap = c.gapCol.format(*g)
 		}
-		line := c.line(sel, offset, gap, laneName(r.Lane), kind, detail(*m), source)
+		why := ""
+		if c.why > 0 && m.Why != "" {
+			why = safeFields(m.Why)
+		}
+		line := c.line(sel, offset, gap, laneName(r.Lane), kind, detail(*m), source, why)
 		line = strings.TrimRight(line, " ")
 		if styled {
 			line = f.styled(style, line)

@@ -41,6 +41,8 @@ func render(f *frame, memo *navMemo) string {
 		lines = append(lines, renderPicker(f, memo, h)...)
 	case f.view.showHelp:
 		lines = append(lines, renderHelp(f, h)...)
+	case f.view.summary.open:
+		lines = append(lines, renderSummary(f, memo, h)...)
 	case p == nil:
 		lines = append(lines, renderWaiting(f, h)...)
 	default:

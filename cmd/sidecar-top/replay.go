@@ -133,7 +133,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		}
 		r := play.NewReplay(obs, opts.speed, false, 0)
 		r.SetIdleLimit(opts.idleLimit)
-		return runReplayView(ctx, s, mode, r, target, ns)
+		return runReplayView(ctx, s, mode, r, target, ns, view.report)
 	}
 	pace := play.Pace{IdleLimit: opts.idleLimit}
 	if opts.paced {
@@ -169,11 +169,13 @@ func readObservations(ctx context.Context, src watch.Source) ([]timeline.Observa
 }
 
 // runReplayView plays the replay in the view until the user quits.
-func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string) error {
+func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string, report reportOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go r.Run(ctx)
-	m := ui.NewModel(replayConfig(r, target, ns, viewStyles(s, mode)))
+	cfg := replayConfig(r, target, ns, viewStyles(s, mode))
+	cfg.Explain, cfg.Summary = report.explain, report.summary
+	m := ui.NewModel(cfg)
 	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {
 		return nil

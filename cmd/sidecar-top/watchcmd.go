@@ -82,7 +82,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	}
 	switch out := outputOf(s, view, rec); {
 	case out.view:
-		res, err = runLiveView(ctx, s, mode, live, opts, t)
+		res, err = runLiveView(ctx, s, mode, live, opts, t, view.report)
 	case out.plain == nil:
 		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
@@ -159,7 +159,7 @@ func warnTo(s streams) func(play.Frame) {
 
 // runLiveView runs the Bubble Tea view while the player runs in its own goroutine and hands it
 // frames; the view quits when the user asks, or when the player ends (record's --until).
-func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target) (play.Result, error) {
+func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target, report reportOptions) (play.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	frames := make(chan play.Frame, 1)
@@ -169,6 +169,8 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.So
 		Mode:      ui.Live,
 		Frames:    frames,
 		Styles:    viewStyles(s, mode),
+		Explain:   report.explain,
+		Summary:   report.summary,
 	})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx))
 	type result struct {
