@@ -101,7 +101,7 @@ func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *core
 	o := timeline.ContainerObservation{
 		Name: c.Name, Kind: kind, HasStartupProbe: c.StartupProbe != nil, HasReadinessProbe: c.ReadinessProbe != nil,
 		HasPreStop: c.Lifecycle != nil && c.Lifecycle.PreStop != nil,
-		Startup: probeSpec(c.StartupProbe), Readiness: probeSpec(c.ReadinessProbe), Liveness: probeSpec(c.LivenessProbe),
+		Startup:    probeSpec(c.StartupProbe), Readiness: probeSpec(c.ReadinessProbe), Liveness: probeSpec(c.LivenessProbe),
 	}
 	if c.RestartPolicy != nil {
 		o.RestartPolicy = string(*c.RestartPolicy)
