@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -47,8 +48,8 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	created := ps.created()
 	lc := &ls.cache
 	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
-	ms := make([]Milestone, 0, 12)
-	implied := false // the run's exit is implied by the next run
+	ms := d.scratch[:0] // built here, then copied to a slice of its size
+	implied := false    // the run's exit is implied by the next run
 	if sr == nil {
 		// An Event can arrive before the status it explains: a Started Event for a run the status
 		// does not show yet places that run's start on its own.
@@ -120,7 +121,8 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
-	r := newRun(a, ms, waits, created)
+	d.scratch = ms[:0]
+	r := newRun(a, slices.Clone(ms), waits, created)
 	r.Log = runLog(lr)
 	return r
 }

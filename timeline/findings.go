@@ -53,41 +53,53 @@ var findingRules = []struct {
 
 // podFacts are what the finding rules read beyond the Pod: taken when it is derived.
 type podFacts struct {
-	grace         time.Duration                   // the grace period the pod was stopped with
-	specs         map[string]ContainerObservation // each container's spec (no status)
-	probeTimeouts map[string]bool                 // containers whose probe failures say they timed out
+	grace         time.Duration // the grace period the pod was stopped with
 	restartPolicy string
 	deleting      bool
 	readyNow      *Condition // the Ready condition now, if any
-	lanes         []laneNow
+	lanes         []laneNow  // in the pod's order
 }
 
-// laneNow is a container's status now.
+// laneNow is a container's spec and status now.
 type laneNow struct {
-	name           string
-	kind           ContainerKind
-	running, ready bool
+	spec            *ContainerObservation // no status; replaced, never changed, when the spec changes
+	hasStatus       bool
+	running, ready  bool
+	startupTimedOut bool // a startup probe failure said it timed out
+}
+
+// spec is the named container's spec, or a zero one.
+func (f *podFacts) spec(name string) ContainerObservation {
+	for _, l := range f.lanes {
+		if l.spec.Name == name {
+			return *l.spec
+		}
+	}
+	return ContainerObservation{}
+}
+
+// timedOut reports whether the named container's startup probe failed by timing out.
+func (f *podFacts) timedOut(name string) bool {
+	for _, l := range f.lanes {
+		if l.spec.Name == name {
+			return l.startupTimedOut
+		}
+	}
+	return false
 }
 
 func newPodFacts(ps *podState) *podFacts {
 	f := &podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready"),
-		grace: time.Duration(ps.last.GracePeriod) * time.Second, specs: map[string]ContainerObservation{},
-		probeTimeouts: map[string]bool{}}
-	for name, l := range ps.lanes {
-		f.specs[name] = l.spec
-		for _, oc := range l.occs["Unhealthy"] {
-			if probeTimedOut.MatchString(oc.message) && strings.HasPrefix(oc.message, "Startup probe") {
-				f.probeTimeouts[name] = true
-			}
-		}
-	}
+		grace: time.Duration(ps.last.GracePeriod) * time.Second, lanes: make([]laneNow, len(ps.laneOrder))}
 	if ps.deletion != nil {
 		f.grace = time.Duration(ps.deletionGrace) * time.Second
 	}
-	for _, l := range ps.laneOrder {
+	for i, l := range ps.laneOrder {
+		n := laneNow{spec: l.specRef(), startupTimedOut: l.startupTimedOut}
 		if cs := l.status; cs != nil {
-			f.lanes = append(f.lanes, laneNow{l.spec.Name, l.spec.Kind, cs.Running != nil, cs.Ready})
+			n.hasStatus, n.running, n.ready = true, cs.Running != nil, cs.Ready
 		}
+		f.lanes[i] = n
 	}
 	return f
 }
@@ -191,14 +203,14 @@ func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 		var notReady []string
 		appsReady := true
 		for _, l := range f.lanes {
-			if !l.running {
+			if !l.hasStatus || !l.running {
 				continue
 			}
 			switch {
-			case l.kind == KindApp && !l.ready:
+			case l.spec.Kind == KindApp && !l.ready:
 				appsReady = false
-			case l.kind == KindSidecar && !l.ready:
-				notReady = append(notReady, l.name)
+			case l.spec.Kind == KindSidecar && !l.ready:
+				notReady = append(notReady, l.spec.Name)
 			}
 		}
 		if appsReady && len(notReady) > 0 {

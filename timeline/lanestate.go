@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -21,6 +22,9 @@ type laneState struct {
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 
 	oddCount bool // the status gave a restart count below zero
+
+	startupTimedOut bool                  // a startup probe failure said it timed out (for the findings)
+	specCopy        *ContainerObservation // spec, shared by snapshots: replaced when it changes
 
 	logs  map[string]*logRun             // the runs' logs, by container ID (or #attempt)
 	stops map[string]*KubeletObservation // the kubelet's log of stopping a run, by container ID
@@ -65,8 +69,31 @@ func newLaneState() *laneState {
 	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0}
 }
 
+// touchSeen marks what a run's news changes: a start seen first moves the windows of the run
+// before it (it files Started Events until this one may have begun); an end alone changes only
+// this run and those after it.
+func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
+	switch {
+	case ran:
+		ls.touch(in.attempt - 1)
+	case ended:
+		ls.touch(in.attempt)
+	}
+}
+
+// specRef is the lane's spec as a value snapshots may share: a new copy only when it changed.
+func (ls *laneState) specRef() *ContainerObservation {
+	if ls.specCopy == nil || *ls.specCopy != ls.spec {
+		c := ls.spec
+		ls.specCopy = &c
+	}
+	return ls.specCopy
+}
+
 // touch marks the runs from attempt a on for derivation again.
-func (ls *laneState) touch(a int32) { ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0)) }
+func (ls *laneState) touch(a int32) {
+	ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0))
+}
 
 func (ls *laneState) observe(c *ContainerObservation, s seen) {
 	spec := *c
@@ -100,9 +127,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 		}
 		if attempt >= 0 {
 			in := ls.instance(lt.ContainerID, attempt)
-			if ran, ended := in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s); ran || ended {
-				ls.touch(in.attempt - 1)
-			}
+			ls.touchSeen(in, in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s))
 		}
 	}
 	switch {
@@ -126,9 +151,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen) {
 			id = cs.ContainerID
 		}
 		in := ls.instance(id, cs.RestartCount)
-		if ran, ended := in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s); ran || ended {
-			ls.touch(in.attempt - 1)
-		}
+		ls.touchSeen(in, in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s))
 		ls.last = "terminated/" + id
 	case cs.Waiting != nil:
 		state := "waiting/" + cs.Waiting.Reason
@@ -226,6 +249,10 @@ func (in *instance) sawFlags(cs *ContainerStatus, s seen) bool {
 func (ls *laneState) addOcc(oc eventOcc) {
 	reason := oc.ev.Reason
 	ls.occs[reason] = insertOcc(ls.occs[reason], oc)
+	if reason == "Unhealthy" && !ls.startupTimedOut && strings.HasPrefix(oc.message, "Startup probe") &&
+		probeTimedOut.MatchString(oc.message) {
+		ls.startupTimedOut = true
+	}
 	a := ls.cache.attemptAt(reason, occKey(oc))
 	if startsRun(reason) {
 		a-- // it comes before a's start, so after the run before ended: it bounds that end

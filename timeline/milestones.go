@@ -13,19 +13,43 @@ var kindRank = map[MilestoneKind]int{
 	MPreStop: 10, MSigterm: 10, MExit: 11, MPhase: 12, MCondition: 12, MDeleted: 13,
 }
 
+// sortMilestones puts ms in the order of Before, stably. A milestone is a few hundred bytes, so
+// it compares in place: a run's handful by insertion (usually already in order), longer lists
+// through a permutation of indices.
 func sortMilestones(ms []Milestone) {
-	slices.SortStableFunc(ms, compareMilestones)
-}
-
-// compareMilestones is Before as a three-way comparison, for slices.SortStableFunc.
-func compareMilestones(a, b Milestone) int {
-	switch {
-	case Before(&a, &b):
-		return -1
-	case Before(&b, &a):
-		return 1
+	if len(ms) <= 16 {
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && Before(&ms[j], &ms[j-1]); j-- {
+				ms[j], ms[j-1] = ms[j-1], ms[j]
+			}
+		}
+		return
 	}
-	return 0
+	sorted := true
+	for i := 1; i < len(ms) && sorted; i++ {
+		sorted = !Before(&ms[i], &ms[i-1])
+	}
+	if sorted {
+		return
+	}
+	idx := make([]int, len(ms))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case Before(&ms[a], &ms[b]):
+			return -1
+		case Before(&ms[b], &ms[a]):
+			return 1
+		}
+		return 0
+	})
+	out := make([]Milestone, len(ms))
+	for i, j := range idx {
+		out[i] = ms[j]
+	}
+	copy(ms, out)
 }
 
 // Before orders milestones by time; at the same time an inferred one goes after the facts it

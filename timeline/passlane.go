@@ -77,7 +77,10 @@ func (l *passLane) lastRun() int32 {
 func (l *passLane) result(created time.Time) []*Run {
 	fin := &l.ls.final
 	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && fin.runs != nil
-	made := make(map[int32]finalRun, len(l.edits))
+	var made map[int32]finalRun
+	if len(l.edits) > 0 {
+		made = make(map[int32]finalRun, len(l.edits))
+	}
 	for a, ms := range l.edits {
 		base := l.run(a)
 		if f, ok := fin.edits[a]; ok && f.base == base && sameMilestones(f.ms, ms) {
