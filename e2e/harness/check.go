@@ -55,6 +55,7 @@ type Instant struct {
 	At, Lo, Hi time.Time
 	Plus       time.Duration // the uncertainty of At itself (the deletion's kubectl call), else 0
 	What       string
+	Runtime    bool // At is the container runtime's own stamp of the instant (Lo = Hi = At)
 }
 
 // instantOf is the truth for p from the collected lines.
@@ -72,7 +73,7 @@ func instantOf(t *Truth, p Point) (Instant, error) {
 	case NotAfter:
 		in.Lo = time.Time{}
 	}
-	return in, nil
+	return t.refine(p, in), nil
 }
 
 // FindMilestone is the first milestone of that kind and attempt in the container's lane, or in
@@ -141,14 +142,16 @@ func CheckPoint(p *timeline.Pod, t *Truth, pt Point) Checked {
 	if (in.Hi.IsZero() || !in.Hi.Before(m.Earliest)) && !in.Lo.After(m.Latest) {
 		return c
 	}
-	side := "after the event (so it may be up to the slack late)"
-	switch pt.Stamp {
-	case Before:
-		side = "before the exit (so the exit may be up to the slack later)"
-	case NotBefore:
-		side = "before the event, which cannot precede it"
-	case NotAfter:
-		side = "after the event, which cannot follow it"
+	side := "the log line, written after the event (so it may be up to the slack late)"
+	switch {
+	case in.Runtime:
+		side = "by the runtime itself: " + in.What
+	case pt.Stamp == Before:
+		side = "the log line, written before the exit (so the exit may be up to the slack later)"
+	case pt.Stamp == NotBefore:
+		side = "the log line, written before the event, which cannot precede it"
+	case pt.Stamp == NotAfter:
+		side = "the log line, written after the event, which cannot follow it"
 	}
 	hi := "∞"
 	if !in.Hi.IsZero() {
@@ -158,7 +161,7 @@ func CheckPoint(p *timeline.Pod, t *Truth, pt Point) Checked {
 	if !in.Lo.IsZero() {
 		lo = clock(in.Lo)
 	}
-	c.Err = fmt.Errorf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: the log line is stamped %s, written %s; "+
+	c.Err = fmt.Errorf("%s: TRUTH OUTSIDE THE TOOL'S BOUNDS: stamped %s, %s; "+
 		"the tool says [%s, %s] (at %s, source %s; %s), which misses [%s, %s] by %s",
 		pt, clock(in.At), side, clock(m.Earliest), clock(m.Latest), clock(m.At), m.Source,
 		evidence(m), lo, hi, miss(in, m))

@@ -26,10 +26,16 @@ type Run struct {
 	Namespace string
 	Dir       string // holds the recording
 
-	Record   *Record
+	Record *Record
+	// Timeline is the recording replayed without its log items: what the API alone tells.
 	Timeline *Timeline
-	JSON     []byte // the replay's JSON, as printed
-	Truth    *Truth
+	JSON     []byte // its replay's JSON, as printed
+	// WithLogs is the recording replayed whole: with the containers' log lines (and marks) and
+	// the kubelet's kill lines, where the recorder read them.
+	WithLogs     *Timeline
+	WithLogsJSON []byte
+	LogItems     int // the recording's log items (ContainerLog and KubeletLog)
+	Truth        *Truth
 
 	// Deletion is when this machine's clock read just before and just after `kubectl delete`
 	// returned: the deletion request reached the API server in between.
@@ -53,7 +59,7 @@ func (e *Env) NewRun(ctx context.Context, name, podPrefix string) (*Run, error) 
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	r.logs = collectLogs(e.PodLogs, r.Namespace, podPrefix)
+	r.logs = collectLogs(e.PodLogs, e.kubeletLog(), r.Namespace, podPrefix)
 	return r, nil
 }
 
@@ -116,9 +122,15 @@ func (r *Run) Finish(ctx context.Context, want int, limit time.Duration) error {
 	if code != want {
 		return fmt.Errorf("sidecar-top record exited with status %d, want %d; stderr:\n%s", code, want, r.Record.Stderr())
 	}
-	r.Timeline, r.JSON, err = r.Env.replay(ctx, r.Record.Path)
-	if err != nil {
+	api := apiOnlyPath(r.Record.Path)
+	if r.LogItems, err = withoutLogs(r.Record.Path, api); err != nil {
+		return fmt.Errorf("the recording without its logs: %w", err)
+	}
+	if r.Timeline, r.JSON, err = r.Env.replay(ctx, api); err != nil {
 		return err
+	}
+	if r.WithLogs, r.WithLogsJSON, err = r.Env.replay(ctx, r.Record.Path); err != nil {
+		return fmt.Errorf("with logs: %w", err)
 	}
 	if len(r.Truth.Runs) == 0 {
 		return fmt.Errorf("no container log collected (%s)", r.logs)
@@ -152,6 +164,9 @@ func (r *Run) Save(dir string) (string, error) {
 	}
 	if r.JSON != nil {
 		write("replay.json", r.JSON)
+	}
+	if r.WithLogsJSON != nil {
+		write("replay-logs.json", r.WithLogsJSON)
 	}
 	truth := r.Truth
 	if truth == nil {

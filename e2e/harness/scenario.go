@@ -101,16 +101,18 @@ func (sc Scenario) PointsOf(r *Run) []Point {
 	return out
 }
 
-// RunScenario runs sc in a fresh namespace: starts the recorder, applies the manifest, runs
-// sc.Then, waits for the recorder to exit with sc.Status, and replays the recording. The Run is
-// returned even on error (when not nil), for Save and Close.
+// RunScenario runs sc in a fresh namespace: starts the recorder (with the containers' logs, the
+// scenario marks and the kubelet's log), applies the manifest, runs sc.Then, waits for the
+// recorder to exit with sc.Status, and replays the recording twice: without its log items (what
+// the API alone tells, Run.Timeline) and whole (Run.WithLogs). The Run is returned even on error
+// (when not nil), for Save and Close.
 func (e *Env) RunScenario(ctx context.Context, sc Scenario, logf func(string, ...any)) (*Run, error) {
 	r, err := e.NewRun(ctx, sc.Name, sc.PodPrefix)
 	if err != nil {
 		return nil, err
 	}
 	logf("namespace %s", r.Namespace)
-	args := []string{"--timeout", sc.Timeout.String()}
+	args := append([]string{"--timeout", sc.Timeout.String()}, e.logArgs()...)
 	if sc.Until != "" {
 		args = append(args, "--until", sc.Until)
 	}
@@ -128,7 +130,8 @@ func (e *Env) RunScenario(ctx context.Context, sc Scenario, logf func(string, ..
 	if err := r.Finish(ctx, sc.Status, sc.Timeout+30*time.Second); err != nil {
 		return r, err
 	}
-	logf("recorded and replayed: %d pods, %d container runs logged", len(r.Timeline.Pods), len(r.Truth.Runs))
+	logf("recorded and replayed: %d pods, %d container runs logged, %d log items recorded", len(r.Timeline.Pods),
+		len(r.Truth.Runs), r.LogItems)
 	return r, nil
 }
 

@@ -37,9 +37,11 @@ type RunKey struct {
 	Restart   int
 }
 
-// Truth is every line the scenario's containers wrote, per run.
+// Truth is every line the scenario's containers wrote, per run, and what the node knows of
+// each run to the nanosecond.
 type Truth struct {
-	Runs map[RunKey][]Line
+	Runs    map[RunKey][]Line
+	Runtime map[RunKey]RuntimeRun
 }
 
 // Collector polls the CRI log files of the pods in a namespace whose names start with a
@@ -50,16 +52,23 @@ type Collector struct {
 	stop   chan struct{}
 	done   chan struct{}
 
-	mu    sync.Mutex
-	runs  map[RunKey][]Line
-	err   error // the last read error other than a vanished file, for the report
-	polls int
+	// kubelet is the kubelet's log file, read from kubeletFrom on when the collector stops.
+	kubelet     string
+	kubeletFrom int64
+
+	mu      sync.Mutex
+	runs    map[RunKey][]Line
+	runtime map[RunKey]RuntimeRun
+	err     error // the last read error other than a vanished file, for the report
+	polls   int
 }
 
-// collectLogs starts a collector for the pods of ns whose name starts with podPrefix.
-func collectLogs(podLogs, ns, podPrefix string) *Collector {
+// collectLogs starts a collector for the pods of ns whose name starts with podPrefix; kubelet
+// is the kubelet's log file, whose kill lines from now on it files under the runs they stopped.
+func collectLogs(podLogs, kubelet, ns, podPrefix string) *Collector {
 	c := &Collector{dir: podLogs, prefix: ns + "_" + podPrefix, stop: make(chan struct{}),
-		done: make(chan struct{}), runs: map[RunKey][]Line{}}
+		done: make(chan struct{}), runs: map[RunKey][]Line{}, runtime: map[RunKey]RuntimeRun{},
+		kubelet: kubelet, kubeletFrom: fileSize(kubelet)}
 	go c.loop()
 	return c
 }
@@ -73,6 +82,11 @@ func (c *Collector) loop() {
 		select {
 		case <-c.stop:
 			c.poll()
+			if kills, err := kubeletKills(c.kubelet, c.kubeletFrom, time.Now()); err != nil {
+				c.setErr(fmt.Errorf("the kubelet's log: %w", err))
+			} else {
+				c.addKills(kills)
+			}
 			return
 		case <-t.C:
 		}
@@ -94,9 +108,12 @@ func (c *Collector) Stop() *Truth {
 func (c *Collector) Truth() *Truth {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	t := &Truth{Runs: map[RunKey][]Line{}}
+	t := &Truth{Runs: map[RunKey][]Line{}, Runtime: map[RunKey]RuntimeRun{}}
 	for k, v := range c.runs {
 		t.Runs[k] = append([]Line(nil), v...)
+	}
+	for k, v := range c.runtime {
+		t.Runtime[k] = v
 	}
 	return t
 }
@@ -144,6 +161,7 @@ func (c *Collector) poll() {
 			}
 		}
 	}
+	c.pollRuntime()
 	c.mu.Lock()
 	c.polls++
 	c.mu.Unlock()
@@ -233,9 +251,12 @@ func (t *Truth) Restarts(container string) []int {
 }
 
 // keys are the runs in a fixed order: pod, container, restart.
-func (t *Truth) keys() []RunKey {
-	keys := make([]RunKey, 0, len(t.Runs))
-	for k := range t.Runs {
+func (t *Truth) keys() []RunKey { return sortedKeys(t.Runs) }
+
+// sortedKeys are a map's runs in a fixed order: pod, container, restart.
+func sortedKeys[V any](m map[RunKey]V) []RunKey {
+	keys := make([]RunKey, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool {
@@ -256,6 +277,10 @@ func (t *Truth) Dump(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, k := range t.keys() {
 		fmt.Fprintf(bw, "== pod %s (uid %s) container %s restart %d\n", k.Pod, k.UID, k.Container, k.Restart)
+		if r, ok := t.Runtime[k]; ok {
+			fmt.Fprintf(bw, "# containerd %s: created %s started %s finished %s exit %d; kubelet kill line %s\n", r.ID,
+				stamp(r.Created), stamp(r.Started), stamp(r.Finished), r.ExitCode, stamp(r.Kill))
+		}
 		for _, l := range t.Runs[k] {
 			fmt.Fprintf(bw, "%s %s %s\n", l.At.UTC().Format(time.RFC3339Nano), l.Stream, l.Text)
 		}
@@ -267,9 +292,18 @@ func (t *Truth) Dump(w io.Writer) error {
 func (c *Collector) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	s := fmt.Sprintf("%d polls of %s/%s*, %d container runs seen", c.polls, c.dir, c.prefix, len(c.runs))
+	s := fmt.Sprintf("%d polls of %s/%s*, %d container runs seen (%d in containerd)", c.polls, c.dir, c.prefix,
+		len(c.runs), len(c.runtime))
 	if c.err != nil {
 		s += "; last error: " + c.err.Error()
 	}
 	return s
+}
+
+// stamp prints a time as the logs do, or "-" for none.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339Nano)
 }

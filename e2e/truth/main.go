@@ -117,13 +117,18 @@ func (cfg config) Run(ctx context.Context, out, errOut io.Writer) error {
 		switch {
 		case res.err != nil:
 			bad = append(bad, fmt.Sprintf("%s: %v", res.sc.Test, res.err))
-		case res.sum.outside > 0:
-			bad = append(bad, fmt.Sprintf("%s: %d outside", res.sc.Test, res.sum.outside))
+		case res.sum.outside+res.sumLogs.outside > 0:
+			bad = append(bad, fmt.Sprintf("%s: %d outside, %d with logs", res.sc.Test, res.sum.outside, res.sumLogs.outside))
 		}
 	}
 	if err := printSummary(out, results); err != nil {
 		return err
 	}
+	var figs figures
+	for _, res := range results {
+		figs.add(res.figs)
+	}
+	figs.print(out)
 	fmt.Fprint(out, legend)
 	if len(bad) > 0 {
 		return fmt.Errorf("ground truth outside the tool's bounds, or a scenario failed (%s)", strings.Join(bad, "; "))
@@ -133,10 +138,12 @@ func (cfg config) Run(ctx context.Context, out, errOut io.Writer) error {
 
 // result is one scenario's run: its report, its summary, or why it failed.
 type result struct {
-	sc     harness.Scenario
-	report string
-	sum    summary
-	err    error // the scenario itself failed (not the tool's bounds)
+	sc      harness.Scenario
+	report  string
+	sum     summary // from what the API alone tells
+	sumLogs summary // with the logs
+	figs    figures
+	err     error // the scenario itself failed (not the tool's bounds)
 }
 
 // runAll runs the scenarios, cfg.parallel at a time, and returns their results in their order.
@@ -168,7 +175,7 @@ func (cfg config) runOne(ctx context.Context, env *harness.Env, sc harness.Scena
 	r, err := env.RunScenario(ctx, sc, logf)
 	if r != nil {
 		defer func() {
-			if cfg.evidence != "" || res.err != nil || res.sum.outside > 0 {
+			if cfg.evidence != "" || res.err != nil || res.sum.outside+res.sumLogs.outside > 0 {
 				save(r, sc, cfg.evidence, logf)
 			}
 			if err := r.Close(); err != nil {
@@ -185,7 +192,10 @@ func (cfg config) runOne(ctx context.Context, env *harness.Env, sc harness.Scena
 		return res
 	}
 	var sb strings.Builder
-	res.sum, res.err = report(&sb, sc, r)
+	res.sum, res.sumLogs, res.err = report(&sb, sc, r)
+	if res.err == nil {
+		res.figs = figuresOf(sc, r)
+	}
 	res.report = sb.String()
 	return res
 }

@@ -19,18 +19,33 @@ type summary struct {
 	inBounds  int           // of those, the ones whose truth meets the tool's [min, max]
 	exact     int           // gaps with an exact truth, which have an error
 	maxErr    time.Duration // the error (tool − truth) largest in size, of the exact ones
+	maxPlus   time.Duration // the largest ± the tool gives a gap with an exact truth
 	witnessed int           // witnessed instants checked
 	inside    int           // of them, inside the tool's [earliest, latest]
 	outside   int           // truths outside the tool's bounds, gaps and instants together
 }
 
-// report prints one scenario's table of named gaps and its witnessed instants, and returns its
-// summary.
-func report(out io.Writer, sc harness.Scenario, r *harness.Run) (summary, error) {
-	var sum summary
+// report prints one scenario's tables of named gaps and its witnessed instants, from what the
+// API alone tells and then with the logs, and returns both summaries.
+func report(out io.Writer, sc harness.Scenario, r *harness.Run) (api, logs summary, err error) {
 	p := r.Timeline.Pods[0]
 	fmt.Fprintf(out, "%s: %s\n", sc.Test, sc.Title)
 	fmt.Fprintf(out, "pod %s/%s\n\n", r.Namespace, p.Name)
+	fmt.Fprintln(out, "API only:")
+	if api, err = reportView(out, sc, r, p); err != nil {
+		return api, logs, err
+	}
+	if len(r.WithLogs.Pods) != 1 {
+		return api, logs, fmt.Errorf("the timeline with logs has %d pods, want 1", len(r.WithLogs.Pods))
+	}
+	fmt.Fprintf(out, "With logs (%d log items: the containers' lines with the scenario marks, the kubelet's kill lines):\n", r.LogItems)
+	logs, err = reportView(out, sc, r, r.WithLogs.Pods[0])
+	return api, logs, err
+}
+
+// reportView prints the table of named gaps and the witnessed instants of one replay's pod.
+func reportView(out io.Writer, sc harness.Scenario, r *harness.Run, p *timeline.Pod) (summary, error) {
+	var sum summary
 	points := sc.PointsOf(r)
 	if len(p.Gaps) == 0 {
 		fmt.Fprintln(out, "(no named gaps)")
@@ -99,6 +114,7 @@ func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary
 	if e.Abs() > sum.maxErr.Abs() {
 		sum.maxErr = e
 	}
+	sum.maxPlus = max(sum.maxPlus, g.Span.Plus())
 	t := secs(truth.Value)
 	if truth.Plus > 0 {
 		t += " ±" + secs(truth.Plus)
@@ -140,37 +156,57 @@ func whyNoTruth(g timeline.Gap) string {
 	return "not witnessed by a log line"
 }
 
-// printSummary prints the summary table, one row per scenario, as Markdown.
+// printSummary prints the summary table, one row per scenario, as Markdown: the figures from
+// what the API alone tells, then with the logs.
 func printSummary(out io.Writer, results []result) error {
 	fmt.Fprintln(out, "Summary")
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 1, ' ', 0)
-	fmt.Fprintln(tw, "| scenario\t| named gaps\t| truth in [min, max]\t| largest error\t| witnessed instants inside bounds\t|")
-	fmt.Fprintln(tw, "| ---\t| ---\t| ---\t| ---\t| ---\t|")
-	var all summary
+	fmt.Fprintln(tw, "| scenario\t| named gaps\t| truth in [min, max]\t| largest error\t| largest ±\t| witnessed inside bounds"+
+		"\t| with logs: truth in [min, max]\t| largest error\t| largest ±\t| witnessed inside bounds\t|")
+	fmt.Fprintln(tw, "| ---\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t|")
+	var all, allLogs summary
 	for _, res := range results {
 		if res.err != nil {
-			fmt.Fprintf(tw, "| %s\t| FAILED\t| -\t| -\t| -\t|\n", res.sc.Test)
+			fmt.Fprintf(tw, "| %s\t| FAILED\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t|\n", res.sc.Test)
 			continue
 		}
-		s := res.sum
-		fmt.Fprintf(tw, "| %s\t| %d\t| %s\t| %s\t| %d of %d\t|\n", res.sc.Test, s.gaps, ofTruth(s), largest(s), s.inside, s.witnessed)
-		all.gaps += s.gaps
-		all.withTruth += s.withTruth
-		all.inBounds += s.inBounds
-		all.exact += s.exact
-		if s.maxErr.Abs() > all.maxErr.Abs() {
-			all.maxErr = s.maxErr
-		}
-		all.witnessed += s.witnessed
-		all.inside += s.inside
+		s, l := res.sum, res.sumLogs
+		fmt.Fprintf(tw, "| %s\t| %d\t| %s\t|\n", res.sc.Test, s.gaps, columns(s)+"\t| "+columns(l))
+		all.add(s)
+		allLogs.add(l)
 	}
-	fmt.Fprintf(tw, "| all\t| %d\t| %s\t| %s\t| %d of %d\t|\n", all.gaps, ofTruth(all), largest(all), all.inside, all.witnessed)
+	fmt.Fprintf(tw, "| all\t| %d\t| %s\t|\n", all.gaps, columns(all)+"\t| "+columns(allLogs))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(out)
 	return nil
+}
+
+// columns are a summary's cells of the table: truth in [min, max], largest error, largest ±,
+// witnessed instants inside.
+func columns(s summary) string {
+	plus := "-"
+	if s.exact > 0 {
+		plus = "±" + secs(s.maxPlus)
+	}
+	return fmt.Sprintf("%s\t| %s\t| %s\t| %d of %d", ofTruth(s), largest(s), plus, s.inside, s.witnessed)
+}
+
+// add counts o's figures in s.
+func (s *summary) add(o summary) {
+	s.gaps += o.gaps
+	s.withTruth += o.withTruth
+	s.inBounds += o.inBounds
+	s.exact += o.exact
+	if o.maxErr.Abs() > s.maxErr.Abs() {
+		s.maxErr = o.maxErr
+	}
+	s.maxPlus = max(s.maxPlus, o.maxPlus)
+	s.witnessed += o.witnessed
+	s.inside += o.inside
+	s.outside += o.outside
 }
 
 // ofTruth: "N of M" gaps whose truth meets the bounds, of those with a truth.
