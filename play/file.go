@@ -33,6 +33,9 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 	e := NewEngine(opts.Recorder)
 	var res Result
 	var frameAt, prev time.Time
+	// Frames in between are for someone who looks at them or for --until; without either (replay
+	// -o json) only the end is derived.
+	frames := show != nil || opts.Until != nil
 	emit := func(final bool) {
 		s := e.Snapshot()
 		if !res.Met && opts.Until != nil && opts.Until(s) {
@@ -51,7 +54,7 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			return res, err
 		}
 		if pace.Speed > 0 && !prev.IsZero() && it.Time.After(prev) {
-			if e.Changed() {
+			if frames && e.Changed() {
 				emit(false) // show what there is before waiting
 				frameAt = e.Now()
 			}
@@ -67,7 +70,7 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			}
 		}
 		prev = it.Time
-		if e.Changed() && it.Time.Sub(frameAt) >= opts.frame() {
+		if frames && e.Changed() && it.Time.Sub(frameAt) >= opts.frame() {
 			emit(false)
 			frameAt = it.Time
 		}

@@ -113,6 +113,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	}
 	switch {
 	case opts.output == "json":
+		boundHeap(r)
 		res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
 		if err != nil {
 			return err
