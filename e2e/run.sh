@@ -2,7 +2,9 @@
 # run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
 # Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
 # first time), builds Jaeger (once, e2e/cluster/jaeger.sh) and sidecar-top into .e2e/bin, and runs
-#   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/
+#   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/, then the fault
+#              tests alone (E2E_FAULTS=1 -run '^TestFault'; skipped when -- args are given,
+#              unless E2E_FAULTS is set)
 #   --truth    go run -tags e2e ./e2e/truth   (each named gap beside the runtime's ground truth)
 # The cluster is ALWAYS torn down on exit (down.sh --purge), pass or fail or Ctrl-C. If it cannot
 # come up, run.sh fails with the reason; it never skips the tests. Extra arguments after -- go
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --truth) mode=truth ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (usage: e2e/run.sh [--truth] [-- GO TEST ARGS])" >&2; exit 2 ;;
   esac
   shift
@@ -65,6 +67,12 @@ case $mode in
   test)
     log "running the end-to-end tests"
     go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/ "${extra[@]}"
+    if [ ${#extra[@]} -eq 0 ] || [ -n "${E2E_FAULTS:-}" ]; then
+      # The faults hit the cluster itself (the API server killed, stopped): one at a time, with
+      # nothing else running on it.
+      log "running the fault tests (E2E_FAULTS=1), one at a time"
+      E2E_FAULTS=1 go test -tags e2e -count=1 -v -p 1 -parallel 1 -run '^TestFault' -timeout 30m ./e2e/
+    fi
     ;;
   truth)
     log "running the ground-truth figures"
