@@ -4,7 +4,8 @@
 # Run:
 #   apiserver.sh restart [--signal KILL|TERM] [--down SECONDS]
 #       sends SIGNAL (default KILL) to the running apiserver, waits until it is gone, keeps it
-#       down SECONDS more (default 1), starts it again with the same flags and waits for /readyz
+#       down SECONDS more (default 1), starts it again with the same command line and waits for
+#       /readyz
 #   apiserver.sh pause SECONDS
 #       stops it with SIGSTOP for SECONDS, then SIGCONT; it answers again at once
 #   apiserver.sh ensure
@@ -54,17 +55,22 @@ say() { printf '%s apiserver.sh: %s\n' "$(date +%H:%M:%S.%N | cut -c1-12)" "$*" 
 # gone PID: true once PID has exited (a zombie counts as gone).
 gone() { ! running "$1"; }
 
-# ensure: the apiserver runs, not stopped, and answers.
+# ensure: the apiserver runs, not stopped, and answers; one that exits meanwhile (a graceful
+# shutdown that was under way) is started again.
 ensure() {
-  local pid
-  pid=$(pid_of kube-apiserver)
-  if [ -n "$pid" ]; then
+  local pid deadline=$((SECONDS + ${T_APISERVER:-90}))
+  while [ $SECONDS -lt $deadline ]; do
+    pid=$(pid_of kube-apiserver)
+    if [ -z "$pid" ]; then
+      say "kube-apiserver is not running: starting it"
+      start_apiserver
+      return
+    fi
     kill -CONT "$pid" 2>/dev/null || true
-  else
-    say "kube-apiserver is not running: starting it"
-    start_apiserver
-  fi
-  wait_for "${T_APISERVER:-90}" "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
+    kubectl_admin get --raw /readyz >/dev/null 2>&1 && return 0
+    sleep 0.5
+  done
+  die "kube-apiserver $(pid_of kube-apiserver) does not answer /readyz after ${T_APISERVER:-90}s"
 }
 
 restart() {
@@ -79,14 +85,25 @@ restart() {
   done
   pid=$(pid_of kube-apiserver)
   [ -n "$pid" ] || die "kube-apiserver is not running (is the cluster up?)"
+  # The very command line it runs with, even if start_apiserver's flags changed since.
+  mapfile -d '' cmdline <"/proc/$pid/cmdline"
+  cmdline[0]=$(readlink -f "${cmdline[0]}") # not through a checkout's .e2e symlink
   trap ensure EXIT
   say "SIG$signal to kube-apiserver $pid"
   kill "-$signal" "$pid"
-  wait_for 30 "kube-apiserver $pid to exit" - gone "$pid"
+  # A graceful shutdown waits for requests in flight (log streams too) up to a minute.
+  local deadline=$((SECONDS + 70))
+  while running "$pid" && [ $SECONDS -lt $deadline ]; do sleep 0.2; done
+  if running "$pid"; then
+    say "kube-apiserver $pid still runs 70 s after SIG$signal: SIGKILL"
+    kill -KILL "$pid"
+    wait_for 30 "kube-apiserver $pid to exit" - gone "$pid"
+  fi
   say "kube-apiserver $pid is gone; down for ${down}s more"
   sleep "$down"
   say "starting kube-apiserver"
-  start_apiserver
+  start_bg kube-apiserver "${cmdline[@]}"
+  wait_for "${T_APISERVER:-90}" "kube-apiserver /readyz" kube-apiserver kubectl_admin get --raw /readyz
   trap - EXIT
   say "kube-apiserver $(pid_of kube-apiserver) answers /readyz"
 }

@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // MarksFile is the marks every scenario is recorded with (e2e/manifests/marks.yaml): the steps
@@ -23,10 +25,6 @@ const MarksFile = "marks.yaml"
 func (e *Env) logArgs() []string {
 	return []string{"--marks", filepath.Join(e.Root, "e2e", "manifests", MarksFile), "--node-logs"}
 }
-
-// logAPIVersion is the apiVersion of sidecar-top's own items in a recording: container logs
-// (ContainerLog) and the kubelet's kill lines (KubeletLog).
-const logAPIVersion = "sidecar-top.dev/v1"
 
 // withoutLogs copies the recording at path to dst without its log items, so that it replays as
 // a recording made without logs: what the API alone tells. It returns how many items it dropped.
@@ -44,7 +42,8 @@ func withoutLogs(path, dst string) (int, error) {
 	return dropped, errors.Join(err, out.Close())
 }
 
-// copyWithoutLogs copies a recording's lines, but those whose object is sidecar-top's own.
+// copyWithoutLogs copies a recording's lines, but those whose object is a log item of
+// sidecar-top's own (ContainerLog or KubeletLog; its Notes, of the watch, stay).
 func copyWithoutLogs(r *bufio.Reader, w io.Writer) (int, error) {
 	bw := bufio.NewWriter(w)
 	dropped := 0
@@ -53,13 +52,14 @@ func copyWithoutLogs(r *bufio.Reader, w io.Writer) (int, error) {
 		if len(line) > 0 {
 			var item struct {
 				Object struct {
+					Kind       string `json:"kind"`
 					APIVersion string `json:"apiVersion"`
 				} `json:"object"`
 			}
 			if jerr := json.Unmarshal(bytes.TrimSpace(line), &item); jerr != nil && n > 1 {
 				return dropped, fmt.Errorf("line %d: %w", n, jerr)
 			}
-			if item.Object.APIVersion == logAPIVersion {
+			if o := item.Object; o.APIVersion == watch.LogAPIVersion && (o.Kind == watch.ContainerLogKind || o.Kind == watch.KubeletLogKind) {
 				dropped++
 			} else if _, err := bw.Write(line); err != nil {
 				return dropped, err
