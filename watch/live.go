@@ -22,7 +22,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// WatchError is a problem an informer, or the watch of the target's pods' Events, met after
+// WatchError is a problem a watch of the target (a reflector's, or podEvents') met after
 // the watch began. It is not fatal: both retry on their own. Live.Next returns it so the user
 // sees it.
 type WatchError struct {
@@ -36,7 +36,7 @@ func (e *WatchError) Unwrap() error { return e.Err }
 // LiveOptions say what a Live is for.
 type LiveOptions struct {
 	// Recording keeps every object as Sanitize leaves it, because the recorder writes it out.
-	// Without it the informer caches and the items hold only what translation reads.
+	// Without it the watches' stores and the items hold only what translation reads.
 	Recording bool
 	// Logs, if set, follows the log of each container run seen (logs.go).
 	Logs *LogOptions
@@ -44,11 +44,12 @@ type LiveOptions struct {
 	NodeLogs *NodeLogOptions
 }
 
-// Live watches a target through informers and is a Source. Informer handlers only stamp,
-// filter and enqueue; they never block and share nothing with the consumer but the queue.
+// Live watches a target through reflectors and is a Source. What a reflector's store tells is
+// only stamped, filtered and enqueued: that never blocks, and shares nothing with the consumer
+// but the queue.
 //
-// What it keeps follows the target, not the namespace: pods come from an informer that lists
-// and watches only the target's pods; a pod target's Events come from an informer that selects
+// What it keeps follows the target, not the namespace: pods come from a reflector that lists
+// and watches only the target's pods; a pod target's Events come from a reflector that selects
 // that pod's name; the Events of a Job's, a Deployment's or a selector's pods come from
 // podEvents, which caches nothing and drops other pods' Events as they arrive.
 type Live struct {
@@ -88,7 +89,7 @@ func NewLiveWithOptions(client kubernetes.Interface, t Target, opts LiveOptions)
 	return l
 }
 
-// transform is the informers' transform: objects as the recorder writes them, or slim ones.
+// transform is the watches' transform: objects as the recorder writes them, or slim ones.
 func (l *Live) transform(obj any) (any, error) {
 	if l.opts.Recording {
 		return Sanitize(obj)
@@ -100,7 +101,7 @@ func (l *Live) transform(obj any) (any, error) {
 // times are immune to wall-clock steps and still print as times of day.
 func (l *Live) now() time.Time { return l.base.Add(time.Since(l.base)).Round(0) }
 
-// Start resolves the target and starts the informers; they stop with ctx.
+// Start resolves the target and starts the watches; they stop with ctx.
 func (l *Live) Start(ctx context.Context) error {
 	t := l.target
 	switch t.Kind {
@@ -125,14 +126,14 @@ func (l *Live) Start(ctx context.Context) error {
 	}
 	ns := t.Namespace
 	pods := l.client.CoreV1().Pods(ns)
-	infs := []cache.SharedIndexInformer{l.informer("pods", &corev1.Pod{}, podFields, l.selector,
+	runs := []func(context.Context){l.reflector("pods", &corev1.Pod{}, podFields, l.selector,
 		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return pods.List(ctx, o) },
 		pods.Watch, l.acceptPod)}
 	events := l.client.CoreV1().Events(ns)
 	listEvents := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return events.List(ctx, o) }
 	if t.Kind == TargetPod {
 		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": t.Name}
-		infs = append(infs, l.informer("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
+		runs = append(runs, l.reflector("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
 			listEvents, events.Watch, l.acceptPodEvent))
 	} else {
 		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
@@ -141,17 +142,17 @@ func (l *Live) Start(ctx context.Context) error {
 	}
 	if t.Kind == TargetJob {
 		jobs := l.client.BatchV1().Jobs(ns)
-		infs = append(infs,
-			l.informer("jobs", &batchv1.Job{}, fields.OneTermEqualSelector("metadata.name", t.Name).String(), "",
+		runs = append(runs,
+			l.reflector("jobs", &batchv1.Job{}, fields.OneTermEqualSelector("metadata.name", t.Name).String(), "",
 				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return jobs.List(ctx, o) },
 				jobs.Watch, l.acceptJob),
-			l.informer("job events", &corev1.Event{},
+			l.reflector("job events", &corev1.Event{},
 				fields.SelectorFromSet(fields.Set{"involvedObject.kind": "Job", "involvedObject.name": t.Name}).String(), "",
 				listEvents, events.Watch, l.acceptJobEvent))
 	}
 	l.startLogs(ctx)
-	for _, inf := range infs {
-		go inf.RunWithContext(ctx)
+	for _, run := range runs {
+		go run(ctx)
 	}
 	l.mu.Lock()
 	l.answer() // Preflight just had its answers
@@ -160,12 +161,15 @@ func (l *Live) Start(ctx context.Context) error {
 	return nil
 }
 
-// informer makes the informer of one resource of the target's namespace: its list options, its
-// calls followed by l.state, its objects transformed, its handlers.
-func (l *Live) informer(resource string, obj runtime.Object, fieldSelector, labelSelector string,
+// reflector makes the watch of one resource of the target's namespace, to run in its own
+// goroutine until ctx ends: its list options, its calls followed by l.state, its objects
+// transformed and told to accept (relayStore says how), its errors reported. A reflector
+// rather than a SharedIndexInformer, because only a reflector's back-off can be set
+// (reflect.go).
+func (l *Live) reflector(resource string, obj runtime.Object, fieldSelector, labelSelector string,
 	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
 	start func(context.Context, metav1.ListOptions) (watch.Interface, error),
-	accept func(timeline.WatchType, any)) cache.SharedIndexInformer {
+	accept func(timeline.WatchType, any)) func(context.Context) {
 	tweak := func(o metav1.ListOptions) metav1.ListOptions {
 		o.FieldSelector, o.LabelSelector = fieldSelector, labelSelector
 		return o
@@ -178,39 +182,19 @@ func (l *Live) informer(resource string, obj runtime.Object, fieldSelector, labe
 			return start(ctx, tweak(o))
 		},
 	})
-	inf := cache.NewSharedIndexInformerWithOptions(cache.ToListWatcherWithWatchListSemantics(lw, l.client), obj,
-		cache.SharedIndexInformerOptions{ObjectDescription: resource})
-	_ = inf.SetTransform(l.transform)
-	l.inform(inf, resource, accept)
-	return inf
+	r := newReflector(resource, cache.ToListWatcherWithWatchListSemantics(lw, l.client), obj, newRelayStore(l.transform, accept))
+	return func(ctx context.Context) { runReflector(ctx, r, l.watchError(resource)) }
 }
 
-// inform registers the handlers: each call is stamped first, filtered (the fake clientset
-// ignores field selectors), and enqueued.
-// Updates that do not change the ResourceVersion (resyncs) are dropped; a delete seen only
-// after a relist comes as a tombstone and is unwrapped.
-func (l *Live) inform(inf cache.SharedIndexInformer, resource string, accept func(timeline.WatchType, any)) {
-	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { accept(timeline.Added, obj) },
-		UpdateFunc: func(old, obj any) {
-			if o, n := meta(old), meta(obj); o != nil && n != nil && o.GetResourceVersion() == n.GetResourceVersion() {
-				return
-			}
-			accept(timeline.Modified, obj)
-		},
-		DeleteFunc: func(obj any) {
-			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = t.Obj
-			}
-			accept(timeline.Deleted, obj)
-		},
-	})
-	_ = inf.SetWatchErrorHandler(func(_ *cache.Reflector, err error) {
+// watchError is what a watch of resource does with an error its list or watch ended with:
+// the user sees it, unless it is routine.
+func (l *Live) watchError(resource string) func(error) {
+	return func(err error) {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
 			return // a watch closing or expiring is routine: the reflector relists
 		}
 		l.q.put(entry{err: &WatchError{Resource: resource, Err: err}})
-	})
+	}
 }
 
 func meta(obj any) metav1.Object {
@@ -268,7 +252,7 @@ func (l *Live) acceptJobEvent(t timeline.WatchType, obj any) {
 	}
 }
 
-// put stamps and enqueues; l.mu is held. Objects come from the informer's cache, read-only.
+// put stamps and enqueues; l.mu is held. Objects come from a watch's store, read-only.
 // An item is also a sign that the server answers.
 func (l *Live) put(t timeline.WatchType, obj runtime.Object) {
 	l.answer()
