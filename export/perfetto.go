@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -20,7 +21,7 @@ import (
 //
 // Timestamps are whole microseconds from the earliest time written, so the trace starts at zero;
 // the absolute times, to the nanosecond, are in the args and otherData. Text is kept as the cluster wrote it: JSON
-// escapes what it must, and the viewers draw text, never run it.
+// escapes what it must, and what a terminal could obey (jsonsafe), for a trace written to one.
 func WritePerfetto(w io.Writer, in Input) error {
 	t := &traceWriter{}
 	for _, p := range in.Snapshot.Pods {
@@ -50,7 +51,7 @@ func WritePerfetto(w io.Writer, in Input) error {
 		if err != nil {
 			return fmt.Errorf("perfetto: %w", err)
 		}
-		b.Write(line)
+		b.Write(jsonsafe.Escape(line))
 		if i < len(t.events)-1 {
 			b.WriteByte(',')
 		}
@@ -67,7 +68,7 @@ func WritePerfetto(w io.Writer, in Input) error {
 	if err != nil {
 		return fmt.Errorf("perfetto: %w", err)
 	}
-	fmt.Fprintf(b, "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":%s}\n", tail)
+	fmt.Fprintf(b, "],\n\"displayTimeUnit\":\"ms\",\n\"otherData\":%s}\n", jsonsafe.Escape(tail))
 	return b.Flush()
 }
 

@@ -15,6 +15,7 @@ import (
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 
+	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -82,7 +83,8 @@ func (r *Recorder) writeLine(v any) error {
 	if err != nil {
 		return err
 	}
-	if _, err := r.w.Write(append(b, '\n')); err != nil {
+	// What a terminal could obey is spelled as JSON escapes: -o - may write to one.
+	if _, err := r.w.Write(append(jsonsafe.Escape(b), '\n')); err != nil {
 		return fmt.Errorf("write recording: %w", err)
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 
+	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -52,9 +53,11 @@ type jsonWriter struct {
 	err    error
 }
 
+// raw writes b, with what a terminal could obey spelled as JSON escapes (jsonsafe): the text
+// is kept as it was.
 func (j *jsonWriter) raw(b []byte) {
 	if j.err == nil {
-		_, j.err = j.w.Write(b)
+		_, j.err = j.w.Write(jsonsafe.Escape(b))
 	}
 }
 
