@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // kubeconfigError says what is wrong with the Kubernetes configuration in one line.
@@ -15,11 +17,12 @@ func kubeconfigError(err error) error {
 	return fmt.Errorf("bad Kubernetes configuration: %w", err)
 }
 
-// oneLine joins a multi-line message into one line.
+// oneLine joins a multi-line message into one line, made safe for a terminal (ui.Safe): an
+// error or warning can quote a name, a recording or the API server.
 func oneLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return strings.Join(lines, "; ")
+	return ui.Safe(strings.Join(lines, "; "))
 }
