@@ -1,0 +1,138 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// silentTerminalEnv, when set, makes TestSilentTerminal the program under test: it runs the
+// demo's view on its standard streams, the pseudo-terminal the test made.
+const silentTerminalEnv = "SIDECAR_TOP_TEST_SILENT_TERMINAL"
+
+// TestSilentTerminal: on a terminal that answers neither the background-colour query (OSC 11)
+// nor the cursor-position query (CSI 6n), the terminal is asked once, by Bubble Tea when it is
+// loaded (which waits termenv's 5 s for the answer), and never again: sidecar-top reuses that
+// answer for the view's colours, so the view comes after the one wait, not two, and then
+// quits on q. The demo runs in colour on a pseudo-terminal of 120×40 that this test never answers.
+func TestSilentTerminal(t *testing.T) {
+	if os.Getenv(silentTerminalEnv) != "" {
+		os.Exit(run([]string{"demo", "--color", "always"}, newStreams()))
+	}
+	if testing.Short() {
+		t.Skip("waits out Bubble Tea's 5 s query of the terminal")
+	}
+	master, slave := openPTY(t, 40, 120)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSilentTerminal$")
+	cmd.Env = append(os.Environ(), silentTerminalEnv+"=1", "TERM=xterm-256color", "NO_COLOR=", "COLORFGBG=")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var out lockedOutput
+	go out.copyFrom(master)
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		master.Close()
+	})
+
+	// The view draws the demo's pods (sc-...) once the one query has waited its 5 s.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(out.String(), "sc-") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no view within 30 s; the terminal got %q", out.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := master.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("the view ended with %v; the terminal got %q", err, tail(out.String(), 500))
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the view did not quit on q")
+	}
+	got := out.String()
+	for _, query := range []string{"\x1b]11;?", "\x1b[6n"} {
+		if n := strings.Count(got, query); n != 1 {
+			t.Errorf("the terminal was asked %q %d times, want once (Bubble Tea's, when loaded)", query, n)
+		}
+	}
+}
+
+// openPTY opens a pseudo-terminal of rows×cols: the master, which the test reads and writes,
+// and the slave, the program's terminal.
+func openPTY(t *testing.T, rows, cols uint16) (master, slave *os.File) {
+	t.Helper()
+	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	var n uint32
+	unlock := int32(0)
+	if err := ioctl(master, syscall.TIOCGPTN, unsafe.Pointer(&n)); err != nil {
+		t.Fatal(err)
+	}
+	if err := ioctl(master, syscall.TIOCSPTLCK, unsafe.Pointer(&unlock)); err != nil {
+		t.Fatal(err)
+	}
+	slave, err = os.OpenFile("/dev/pts/"+strconv.FormatUint(uint64(n), 10), os.O_RDWR|syscall.O_NOCTTY, 0)
+	if err != nil {
+		master.Close()
+		t.Fatal(err)
+	}
+	size := [4]uint16{rows, cols, 0, 0}
+	if err := ioctl(slave, syscall.TIOCSWINSZ, unsafe.Pointer(&size)); err != nil {
+		t.Fatal(err)
+	}
+	return master, slave
+}
+
+func ioctl(f *os.File, req uintptr, arg unsafe.Pointer) error {
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, f.Fd(), req, uintptr(arg)); errno != 0 {
+		return errno
+	}
+	return nil
+}
+
+// lockedOutput keeps what the program wrote to its terminal.
+type lockedOutput struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (o *lockedOutput) copyFrom(f *os.File) {
+	b := make([]byte, 32<<10)
+	for {
+		n, err := f.Read(b)
+		o.mu.Lock()
+		o.buf.Write(b[:n])
+		o.mu.Unlock()
+		if err != nil && !errors.Is(err, syscall.EINTR) {
+			return
+		}
+	}
+}
+
+func (o *lockedOutput) String() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.buf.String()
+}
+
+func tail(s string, n int) string { return s[max(len(s)-n, 0):] }
