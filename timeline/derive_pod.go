@@ -57,6 +57,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 	}
 	d.crossLane(ps, lanes, ps.rows.deleting)
+	d.boundReadyByPod(lanes, out.Milestones)
 	var end time.Time
 	if ps.deleted != nil {
 		end = ps.deleted.at

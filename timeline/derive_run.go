@@ -93,6 +93,17 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		}
 		ms = append(ms, m)
 	}
+	if prevExit != nil {
+		// The run before exited, then this one was created, started and (maybe) exited: in that
+		// order, when whole seconds cannot tell them apart.
+		var chain []*Milestone
+		for _, k := range []MilestoneKind{MCreated, startKind(a), MExit} {
+			if m := findMilestone(ms, k, a); m != nil {
+				chain = append(chain, m)
+			}
+		}
+		inOrderAfter(prevExit.At, chain...)
+	}
 	ms = append(ms, collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
 	for _, oc := range occs("BackOff") {
 		m := eventMilestone(MBackOff, spec.Name, a, oc)

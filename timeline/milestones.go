@@ -157,6 +157,34 @@ func exitAfter(exit, sigterm *Milestone) {
 	inOrder(sigterm, exit)
 }
 
+// inOrderAfter places the estimates of ms, each within its interval, to read in that order after
+// floor (the estimate of what the kubelet did before them), when they do not: evenly in the
+// stretch after floor that the intervals of the first of them share (as many as share one).
+func inOrderAfter(floor time.Time, ms ...*Milestone) {
+	if len(ms) == 0 {
+		return
+	}
+	lo, hi, n := floor, ms[0].Latest, 0
+	for ; n < len(ms); n++ {
+		l, h := later(lo, ms[n].Earliest), earlier(hi, ms[n].Latest)
+		if !h.After(l) {
+			break
+		}
+		lo, hi = l, h
+	}
+	ordered, prev := true, floor
+	for _, m := range ms[:n] {
+		ordered, prev = ordered && m.At.After(prev), m.At
+	}
+	if ordered {
+		return
+	}
+	step := hi.Sub(lo) / time.Duration(n+1)
+	for i, m := range ms[:n] {
+		m.At = lo.Add(step * time.Duration(i+1))
+	}
+}
+
 // inOrder moves the estimates of a and b, each within its interval, so that a reads before b,
 // when the stretch their intervals share allows it: what the kubelet orders reads in its order
 // even when the evidence cannot separate the two.

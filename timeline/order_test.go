@@ -1,0 +1,77 @@
+package timeline_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// strictlyBefore fails unless a's estimate reads before b's.
+func strictlyBefore(t *testing.T, a, b timeline.Milestone) {
+	t.Helper()
+	if !a.At.Before(b.At) {
+		t.Errorf("%s %s#%d at %s should read before %s %s#%d at %s", a.Container, a.Kind, a.Attempt, a.At.Sub(t0),
+			b.Container, b.Kind, b.Attempt, b.At.Sub(t0))
+	}
+}
+
+// TestRestartInTheSecondOfTheExit: an init container that fails and runs again within one whole
+// second (seen in e2e TestMatrixInitFailsOnce): its exit, the next run's Created Event, its
+// restart and its exit all lie in that second; they read in the order the kubelet did them.
+func TestRestartInTheSecondOfTheExit(t *testing.T) {
+	b := timeline.NewBuilder()
+	i1 := running("i1", timeline.KindInit, 9, false, "c1")
+	apply(b, 9.3, timeline.Observation{Type: timeline.Added, Pod: pod("a", i1)})
+	failed := exited("i1", timeline.KindInit, 9, 10, 1, "c1")
+	apply(b, 10.5, timeline.Observation{Pod: pod("a", failed)})
+	created := killing("a", "i1", "initContainers", 10.4)
+	created.UID, created.Reason, created.Message = "ev-created-i1", "Created", "Container created"
+	created.NameTime = time.Time{} // a repeat of the first run's: whole seconds only
+	apply(b, 10.6, timeline.Observation{Event: created})
+	done := exited("i1", timeline.KindInit, 10, 10, 0, "c2")
+	done.Status.RestartCount, done.Status.LastTerminated = 1, failed.Status.Terminated
+	apply(b, 10.95, timeline.Observation{Pod: pod("a", done)})
+
+	p := b.Snapshot().Pods[0]
+	exit0, restart1, exit1 := find(t, p, "i1", timeline.MExit, 0), find(t, p, "i1", timeline.MRestart, 1), find(t, p, "i1", timeline.MExit, 1)
+	created1 := find(t, p, "i1", timeline.MCreated, 1)
+	strictlyBefore(t, exit0, created1)
+	strictlyBefore(t, created1, restart1)
+	strictlyBefore(t, restart1, exit1)
+	for _, m := range []timeline.Milestone{exit0, created1, restart1, exit1} {
+		if m.At.Before(m.Earliest) || m.At.After(m.Latest) {
+			t.Errorf("%s#%d at %s outside [%s, %s]", m.Kind, m.Attempt, m.At.Sub(t0), m.Earliest.Sub(t0), m.Latest.Sub(t0))
+		}
+	}
+}
+
+// TestSidecarReadyBeforePodReady: the kubelet sets the pod Ready once the sidecar is ready, so
+// the sidecar's ready, observed only when a status showed it, is bounded by the Ready condition's
+// second (seen in e2e TestFindingReadinessHeldBySidecar: it read 0.13 s after the pod's Ready).
+func TestSidecarReadyBeforePodReady(t *testing.T) {
+	b := timeline.NewBuilder()
+	side, app := running("s1", timeline.KindSidecar, 1, false, "c1"), running("app", timeline.KindApp, 1, true, "c2")
+	apply(b, 1.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", side, app)})
+	side.Status.Ready = true
+	ready := pod("a", side, app)
+	ready.Conditions = []timeline.Condition{{Type: "Ready", Status: "True", LastTransition: sec(4)}}
+	apply(b, 5.13, timeline.Observation{Pod: ready})
+
+	p := b.Snapshot().Pods[0]
+	sideReady := find(t, p, "s1", timeline.MReady, 0)
+	var podReady timeline.Milestone
+	for _, m := range p.Milestones.All() {
+		if m.Kind == timeline.MReady {
+			podReady = *m
+		}
+	}
+	if podReady.Kind == "" {
+		t.Fatal("no pod Ready milestone")
+	}
+	if !sideReady.Latest.Equal(podReady.Latest) || sideReady.At.After(podReady.At) {
+		t.Errorf("s1 ready at %s [%s, %s], pod Ready at %s [%s, %s]: want s1's latest the pod's, and s1 no later",
+			sideReady.At.Sub(t0), sideReady.Earliest.Sub(t0), sideReady.Latest.Sub(t0),
+			podReady.At.Sub(t0), podReady.Earliest.Sub(t0), podReady.Latest.Sub(t0))
+	}
+}
