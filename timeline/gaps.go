@@ -72,8 +72,11 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 			continue
 		}
 		// A sidecar waits for its turn only until the grace period runs out: when its bounds
-		// allow that (the SIGTERM may come first), the gap is not cut at zero.
-		addIf(prevExit, sig, prevName, c.Name+" SIGTERM", prevExit == nil || !sig.Earliest.Before(prevExit.Earliest))
+		// allow that (the SIGTERM may come first), or the exit before it may have come at the
+		// deadline (the kubelet then signals the sidecars as it kills the rest), the gap is not
+		// cut at zero.
+		atDeadline := prevExit != nil && del != nil && grace > 0 && !prevExit.Latest.Before(del.Earliest.Add(grace))
+		addIf(prevExit, sig, prevName, c.Name+" SIGTERM", prevExit == nil || (!sig.Earliest.Before(prevExit.Earliest) && !atDeadline))
 		add(c.Find(MPreStop, run), sig, c.Name+" preStop", c.Name+" SIGTERM")
 		add(sig, exit, c.Name+" SIGTERM", c.Name+" exit")
 		if exit != nil {

@@ -75,3 +75,35 @@ func TestSidecarReadyBeforePodReady(t *testing.T) {
 			podReady.At.Sub(t0), podReady.Earliest.Sub(t0), podReady.Latest.Sub(t0))
 	}
 }
+
+// TestSidecarSignalledAsTheAppIsKilled: the app's preStop hook ran out the grace period, so the
+// kubelet killed the app at the deadline and signalled the sidecar then too, maybe first (seen in
+// e2e TestMatrixPreStopNeverReturns: the sidecar's SIGTERM 7 ms before the app's exit). The
+// kubelet's line places the SIGTERM after the app's earliest exit, but the app's exit may lie at
+// the deadline: the gap is not cut at zero.
+func TestSidecarSignalledAsTheAppIsKilled(t *testing.T) {
+	b := timeline.NewBuilder()
+	up := pod("a", running("s1", timeline.KindSidecar, 0.7, true, "1"), running("app", timeline.KindApp, 0.8, true, "2"))
+	up.Containers[1].HasPreStop = true
+	apply(b, 1, timeline.Observation{Type: timeline.Added, Pod: up})
+	del := pod("a", up.Containers...)
+	d, grace := sec(5), int64(4)
+	del.Deletion, del.DeletionGrace = &d, &grace
+	apply(b, 1.01, timeline.Observation{Pod: del})
+	apply(b, 5.3, timeline.Observation{Kubelet: &timeline.KubeletObservation{Node: "n", At: sec(5.05), Namespace: "ns",
+		Pod: "p", PodUID: "a", Container: "s1", ContainerID: "1", GracePeriod: 1}})
+	done := pod("a", exited("s1", timeline.KindSidecar, 0.7, 5, 0, "1"), exited("app", timeline.KindApp, 0.8, 5, 137, "2"))
+	done.Containers[1].HasPreStop = true
+	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
+	apply(b, 5.4, timeline.Observation{Pod: done})
+	p := b.Snapshot().Pods[0]
+	for _, g := range p.Gaps {
+		if g.Name == "app exit → s1 SIGTERM" {
+			if g.Span.Min >= 0 {
+				t.Errorf("gap %s cut at zero: %+v", g.Name, g.Span)
+			}
+			return
+		}
+	}
+	t.Errorf("no gap app exit → s1 SIGTERM in %+v", p.Gaps)
+}
