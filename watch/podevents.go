@@ -25,8 +25,12 @@ import (
 // select a set of pods, so the Events of other pods come too and are dropped on arrival.
 var podEventsSelector = fields.OneTermEqualSelector("involvedObject.kind", "Pod").String()
 
-// maxRetry caps the delay between attempts after a failure.
-const maxRetry = 30 * time.Second
+// maxRetry caps the delay between attempts after a failure: as for the reflectors (reflect.go),
+// a watch is asked for again within about 2 s of the API server answering again.
+const maxRetry = 2 * time.Second
+
+// steadyWatch is how long a watch must have run for the delay to start again from the first.
+const steadyWatch = 10 * time.Second
 
 // podEvents follows the Events of a growing set of pods (a Job's, a Deployment's, a label
 // selector's) at a cost that follows that set, not the namespace: no informer, so no cache
@@ -91,7 +95,11 @@ func (f *podEvents) run(ctx context.Context) {
 	go f.lister(ctx)
 	delay := f.retry
 	for ctx.Err() == nil {
+		began := time.Now()
 		err := f.follow(ctx)
+		if time.Since(began) > steadyWatch {
+			delay = f.retry // it watched: the failure is a new one
+		}
 		switch {
 		case ctx.Err() != nil:
 			return
