@@ -143,7 +143,7 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 	return Milestone{}, false
 }
 
-// podMilestones are the pod row's milestones: created, scheduled, initialized, ready and
+// podMilestones are the pod row's milestones: created, scheduled, initialized, containers ready, ready and
 // not-ready, deletion requested, terminal phase and deletion from the API.
 func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	p := ps.last
@@ -170,6 +170,9 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 				"the kubelet creates the app containers once the pod is initialized")
 		}
 		ms = append(ms, m)
+	}
+	if c := ps.firstCondition("ContainersReady", "True"); c != nil {
+		ms = append(ms, d.conditionMilestone(MContainersReady, c))
 	}
 	for i := range ps.conditions {
 		if m, ok := d.readyMilestone(&ps.conditions[i], &everReady); ok {
