@@ -214,7 +214,7 @@ func addMilestone(sp trace.Span, m *timeline.Milestone) {
 	if ev := evidenceSummary(m); ev != "" {
 		attrs = append(attrs, keyEvidence.String(ev))
 	}
-	sp.AddEvent(kindName(m), trace.WithTimestamp(m.At), trace.WithAttributes(attrs...))
+	sp.AddEvent(eventName(m), trace.WithTimestamp(m.At), trace.WithAttributes(attrs...))
 }
 
 // podResource describes the pod as OpenTelemetry's semantic conventions do. It holds only what
@@ -233,4 +233,17 @@ func podResource(in Input, p *timeline.Pod, serviceName string) *resource.Resour
 		attrs = append(attrs, keyServerVer.String(v))
 	}
 	return resource.NewWithAttributes(semconv.SchemaURL, attrs...)
+}
+
+// eventName names a milestone's span event by its kind, as JSON output does (a backend's
+// queries match it), not by the view's shortened label; an inferred one ends in "?".
+func eventName(m *timeline.Milestone) string {
+	if m.Kind == timeline.MContainersReady {
+		k := string(m.Kind)
+		if m.Source == timeline.SourceInferred {
+			k += "?"
+		}
+		return k
+	}
+	return kindName(m)
 }
