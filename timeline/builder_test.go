@@ -235,16 +235,7 @@ func TestSidecarSignalledAtGraceDeadline(t *testing.T) {
 	done.Containers[1].HasPreStop = true
 	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
 	apply(b, 5.4, timeline.Observation{Pod: done})
-	p := b.Snapshot().Pods[0]
-	for _, g := range p.Gaps {
-		if g.Name == "app exit → s1 SIGTERM" {
-			if g.Span.Min >= 0 {
-				t.Errorf("gap %s cut at zero: %+v", g.Name, g.Span)
-			}
-			return
-		}
-	}
-	t.Errorf("no gap app exit → s1 SIGTERM in %+v", p.Gaps)
+	notCutAtZero(t, b.Snapshot().Pods[0], "app exit → s1 SIGTERM")
 }
 
 // TestRestartWithoutLastState: a startup probe killed a sidecar's first run and the kubelet

@@ -100,13 +100,13 @@ func idleText(r *play.ReplayState) string {
 	if r == nil || r.Idle.Gap <= 0 || r.Pos < r.Idle.From || r.Pos-idleShown >= r.Idle.To {
 		return ""
 	}
-	return "… " + idleDur(r.Idle.Gap) + " idle, skipped"
+	return "… " + IdleDur(r.Idle.Gap) + " idle, skipped"
 }
 
-// idleDur is how long a cut pause was, as the plain output of replay says it: to the tenth of
+// IdleDur is how long a cut pause was, as the view and the plain output of replay say it: to the tenth of
 // a second under a minute, to the second under two days, in days beyond (an item stamped years
 // away).
-func idleDur(d time.Duration) string {
+func IdleDur(d time.Duration) string {
 	switch {
 	case d >= 48*time.Hour:
 		return fmt.Sprintf("%dd", d/(24*time.Hour))

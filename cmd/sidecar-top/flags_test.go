@@ -12,6 +12,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // errText is err's message, or "" for none.
@@ -194,8 +195,8 @@ func TestIdleText(t *testing.T) {
 		{time.Duration(math.MaxInt64), "106751d"},
 	}
 	for _, tt := range tests {
-		if got := idleText(tt.d); got != tt.want {
-			t.Errorf("idleText(%v) = %q, want %q", tt.d, got, tt.want)
+		if got := ui.IdleDur(tt.d); got != tt.want {
+			t.Errorf("ui.IdleDur(%v) = %q, want %q", tt.d, got, tt.want)
 		}
 	}
 }

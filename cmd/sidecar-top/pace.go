@@ -72,22 +72,3 @@ func parseSpeed(s string) (float64, error) {
 	}
 	return f, nil
 }
-
-// idleText is how long a cut pause was, as the plain output says it: to the tenth of a second
-// under a minute, to the second under two days, in days beyond (an item stamped years away).
-func idleText(d time.Duration) string {
-	switch {
-	case d >= 48*time.Hour:
-		return fmt.Sprintf("%dd", d/(24*time.Hour))
-	case d < time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	}
-	s := d.Round(time.Second).String()
-	if strings.HasSuffix(s, "m0s") {
-		s = strings.TrimSuffix(s, "0s")
-	}
-	if strings.HasSuffix(s, "h0m") {
-		s = strings.TrimSuffix(s, "0m")
-	}
-	return s
-}

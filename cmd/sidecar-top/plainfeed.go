@@ -63,7 +63,7 @@ func (f *plainFeed) idle(gap time.Duration) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.advance(f.at.Add(gap))
-	fmt.Fprintf(f.w, "… %s idle, skipped\n", idleText(gap))
+	fmt.Fprintf(f.w, "… %s idle, skipped\n", ui.IdleDur(gap))
 }
 
 // tick advances to the time the clock says has passed since the last frame, at rate.
