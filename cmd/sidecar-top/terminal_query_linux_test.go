@@ -32,7 +32,9 @@ func TestSilentTerminal(t *testing.T) {
 	}
 	master, slave := openPTY(t, 40, 120)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSilentTerminal$")
-	cmd.Env = append(os.Environ(), silentTerminalEnv+"=1", "TERM=xterm-256color", "NO_COLOR=", "COLORFGBG=")
+	// CI is cleared: termenv takes any non-empty CI (as CI machines set it) to mean "not a
+	// terminal" and then asks nothing, which is not the user's terminal this test stands for.
+	cmd.Env = append(os.Environ(), silentTerminalEnv+"=1", "TERM=xterm-256color", "NO_COLOR=", "COLORFGBG=", "CI=")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 	if err := cmd.Start(); err != nil {
