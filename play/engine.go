@@ -57,18 +57,25 @@ func NewEngine(rec *watch.Recorder) *Engine {
 
 // Add records one item and applies it if it is an observation.
 func (e *Engine) Add(it watch.Item) error {
+	o, ok := watch.Observe(it) // not for a Note
+	return e.AddObserved(it, o, ok)
+}
+
+// AddObserved is Add of an item already translated: o is its observation when ok (what
+// watch.Observe returns for it).
+func (e *Engine) AddObserved(it watch.Item, o timeline.Observation, ok bool) error {
 	if e.rec != nil {
 		if err := e.rec.Write(it); err != nil {
 			return err
 		}
 	}
 	e.items++
-	if n, ok := it.Object.(*watch.Note); ok {
+	if n, note := it.Object.(*watch.Note); note {
 		e.notes = append(e.notes, n.Text())
 		e.dirty = true
 		return nil
 	}
-	if o, ok := watch.Observe(it); ok {
+	if ok {
 		e.Apply(o)
 	}
 	return nil

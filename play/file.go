@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -45,8 +46,17 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			show(Frame{Snapshot: s, Now: e.Now(), Ended: final})
 		}
 	}
+	observed, _ := src.(watch.ObservedSource)
 	for {
-		it, err := src.Next(ctx)
+		var it watch.Item
+		var o timeline.Observation
+		var isObs bool
+		var err error
+		if observed != nil {
+			it, o, isObs, err = observed.NextObserved(ctx)
+		} else {
+			it, err = src.Next(ctx)
+		}
 		if err == io.EOF || (err != nil && ctx.Err() != nil) {
 			break
 		}
@@ -74,7 +84,12 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			emit(false)
 			frameAt = it.Time
 		}
-		if err := e.Add(it); err != nil {
+		if observed != nil {
+			err = e.AddObserved(it, o, isObs)
+		} else {
+			err = e.Add(it)
+		}
+		if err != nil {
 			return res, err
 		}
 	}

@@ -35,6 +35,7 @@ var decodeOptions = jsontext.AllowInvalidUTF8(true)
 type decoded struct {
 	item    Item
 	obs     timeline.Observation
+	isObs   bool // obs is the item's observation (not a Note)
 	skipped bool
 }
 
@@ -73,8 +74,8 @@ func decodeLine(b []byte) (decoded, error) {
 		return decoded{}, errors.New("malformed line: no \"object\"")
 	}
 	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
-	obs, _ := Observe(it) // newObject makes only the types Observe knows, and Notes
-	return decoded{item: it, obs: obs}, nil
+	obs, ok := Observe(it) // newObject makes only the types Observe knows, and Notes
+	return decoded{item: it, obs: obs, isObs: ok}, nil
 }
 
 // UnmarshalJSONFrom implements json.UnmarshalerFrom.

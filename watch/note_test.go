@@ -103,6 +103,29 @@ func TestNoteRecorded(t *testing.T) {
 	if diff := cmp.Diff([]*Note{lost, back}, rd.Notes); diff != "" {
 		t.Errorf("Reader.Notes (-want +got):\n%s", diff)
 	}
+
+	// NextObserved hands out every item, each with what Observe makes of it: the pod's
+	// observation, and none for a note.
+	rd, err = NewReader(bytes.NewReader(buf.Bytes()), "rec.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; ; i++ {
+		it, o, ok, err := rd.NextObserved(context.Background())
+		if err == io.EOF {
+			if i != len(items) {
+				t.Errorf("NextObserved gave %d items, want %d", i, len(items))
+			}
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, wantOK := Observe(it)
+		if ok != wantOK || !cmp.Equal(o, want) {
+			t.Errorf("item %d (%T): NextObserved gave %v %+v, Observe %v %+v", i, it.Object, ok, o, wantOK, want)
+		}
+	}
 }
 
 func TestNoteWithoutReasonRefused(t *testing.T) {

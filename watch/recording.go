@@ -243,6 +243,16 @@ func (rd *Reader) NextObservation(ctx context.Context) (timeline.Observation, er
 	}
 }
 
+// NextObserved returns the next item with its observation, translated as it was decoded; ok is
+// false for an item that is not one (a Note). It implements ObservedSource.
+func (rd *Reader) NextObserved(ctx context.Context) (it Item, o timeline.Observation, ok bool, err error) {
+	d, err := rd.next(ctx)
+	if err != nil {
+		return Item{}, timeline.Observation{}, false, err
+	}
+	return d.item, d.obs, d.isObs, nil
+}
+
 // Close stops the reader's goroutines. It is needed only when the reader is dropped before Next
 // returned io.EOF or an error; after that, it does nothing. It does not close the input.
 func (rd *Reader) Close() error {
