@@ -4,7 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -68,11 +71,15 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 		return
 	}
 	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp() + `[`))
+	var window [][]byte
 	for i := range n {
-		b, err := marshal(at(i))
-		if err != nil && j.err == nil {
-			j.err = err
+		if i%marshalWindow == 0 {
+			var err error
+			if window, err = marshalWindowAt(at, i, min(n, i+marshalWindow)); err != nil && j.err == nil {
+				j.err = err
+			}
 		}
+		b := window[i%marshalWindow]
 		if i > 0 {
 			j.raw([]byte(","))
 		}
@@ -89,6 +96,28 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 		j.raw([]byte(j.nl(1)))
 	}
 	j.raw([]byte("]"))
+}
+
+// marshalWindow is how many values of a list are marshalled at once, on every core, before
+// they are written in order: the output of a Job's thousands of pods is never held whole.
+const marshalWindow = 256
+
+// marshalWindowAt marshals at(from) … at(to-1), spread over GOMAXPROCS goroutines (a snapshot
+// is immutable, and what a Pod derives on demand is derived once under a sync.Once).
+func marshalWindowAt(at func(int) any, from, to int) ([][]byte, error) {
+	out := make([][]byte, to-from)
+	errs := make([]error, to-from)
+	workers := min(runtime.GOMAXPROCS(0), to-from)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := from + w; i < to; i += workers {
+				out[i-from], errs[i-from] = marshal(at(i))
+			}
+		})
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
 }
 
 // marshal is json.Marshal of v, but a value that marshals itself (a Pod) is asked directly:

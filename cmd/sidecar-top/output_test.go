@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestWriteJSON: compact and indented output are the same JSON, the Document's, written a pod
@@ -50,6 +53,58 @@ func TestWriteJSON(t *testing.T) {
 		}
 		if diff := cmp.Diff(c, b); diff != "" {
 			t.Errorf("%s: pretty output differs from the Document (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+// TestWriteJSONManyPods: a Job of 600 pods, more than one window of pods marshalled at once on
+// every core, comes out in the snapshot's order and as the whole Document marshals, pod for
+// pod (under -race, with no two goroutines writing what one derives).
+func TestWriteJSONManyPods(t *testing.T) {
+	f, err := recordings.Open("job-native-sidecar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := synth.Pods(600, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rd, err := watch.NewReader(bytes.NewReader(big), "job-600.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Final.Pods); n != 600 {
+		t.Fatalf("the Job has %d pods, want 600", n)
+	}
+	var got bytes.Buffer
+	if err := writeJSON(&got, "ns", "job/x", res.Final, false); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Pods []json.RawMessage `json:"pods"`
+	}
+	if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Pods) != len(res.Final.Pods) {
+		t.Fatalf("%d pods written, want %d", len(doc.Pods), len(res.Final.Pods))
+	}
+	for i, p := range res.Final.Pods {
+		want, err := json.Marshal(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(doc.Pods[i], want) {
+			t.Fatalf("pod %d (%s) is not written as it marshals alone:\n got %.300s\nwant %.300s", i, p.Name, doc.Pods[i], want)
 		}
 	}
 }
