@@ -285,3 +285,34 @@ func TestStartedFlagLate(t *testing.T) {
 		t.Errorf("started earliest %s, want at most %s", started.Earliest.Sub(t0), want.Sub(t0))
 	}
 }
+
+// TestSidecarSignalledLateInItsTurn: after the app completes by itself, s2 is signalled and
+// exits, then s1's turn comes; the kubelet learns of s2's exit only at its next relist of the
+// containers, which on a loaded node came 1.3 s past s2's whole-second finishedAt. s1's SIGTERM
+// then still lies in its bounds (the end-to-end suite caught a bound of one second there).
+func TestSidecarSignalledLateInItsTurn(t *testing.T) {
+	b := timeline.NewBuilder()
+	up := pod("a", running("s1", timeline.KindSidecar, 1, true, "1"), running("s2", timeline.KindSidecar, 2, true, "2"),
+		running("app", timeline.KindApp, 3, true, "3"))
+	up.RestartPolicy = "Never"
+	apply(b, 4, timeline.Observation{Type: timeline.Added, Pod: up})
+	appDone := pod("a", up.Containers[0], up.Containers[1], exited("app", timeline.KindApp, 3, 44, 0, "3"))
+	appDone.RestartPolicy = "Never"
+	apply(b, 44.6, timeline.Observation{Pod: appDone})
+	for _, c := range []string{"s1", "s2"} {
+		apply(b, 44.7, timeline.Observation{Event: killing("a", c, "initContainers", 44.5)})
+	}
+	s2Done := pod("a", up.Containers[0], exited("s2", timeline.KindSidecar, 2, 46, 0, "2"), appDone.Containers[2])
+	s2Done.RestartPolicy = "Never"
+	apply(b, 46.9, timeline.Observation{Pod: s2Done})
+	done := pod("a", exited("s1", timeline.KindSidecar, 1, 49, 0, "1"), s2Done.Containers[1], appDone.Containers[2])
+	done.RestartPolicy, done.Phase = "Never", "Succeeded"
+	apply(b, 49.6, timeline.Observation{Pod: done})
+	p := b.Snapshot().Pods[0]
+	s1t := find(t, p, "s1", timeline.MSigterm, 0)
+	// s2 exited in [46, 47); the kubelet signalled s1 at 48.3, 1.3 s past that second.
+	contains(t, "s1 SIGTERM", s1t, sec(48.3))
+	if !s1t.Earliest.Before(s1t.Latest) || s1t.At.Before(s1t.Earliest) || s1t.At.After(s1t.Latest) {
+		t.Errorf("s1 SIGTERM at %s outside its own [%s, %s]", s1t.At, s1t.Earliest, s1t.Latest)
+	}
+}

@@ -148,7 +148,11 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, de
 	}
 	if !pending && !spec.HasPreStop {
 		// Signalled as soon as its turn came, right after Killing if it came before.
-		iv = d.bound(iv, time.Time{}, later(killIv.hi, turn.hi).Add(signalAllowance))
+		hi := killIv.hi.Add(signalAllowance)
+		if len(prereqs) > 0 {
+			hi = later(hi, turn.hi.Add(turnAllowance))
+		}
+		iv = d.bound(iv, time.Time{}, hi)
 	}
 	if exit != nil {
 		if exit.Latest.Before(iv.lo) {
