@@ -2,7 +2,8 @@
 # run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
 # Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
 # first time), builds Jaeger (once, e2e/cluster/jaeger.sh) and sidecar-top into .e2e/bin, and runs
-#   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/, then the fault
+#   (default)  go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/ (the log-robustness
+#              tests, which load the node on purpose, after the rest), then the fault
 #              tests alone (E2E_FAULTS=1 -run '^TestFault'; skipped when -- args are given,
 #              unless E2E_FAULTS is set)
 #   --truth    go run -tags e2e ./e2e/truth   (each named gap beside the runtime's ground truth)
@@ -21,7 +22,7 @@ while [ $# -gt 0 ]; do
   case $1 in
     --truth) mode=truth ;;
     --) shift; extra=("$@"); break ;;
-    -h | --help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "run.sh: unknown argument $1 (usage: e2e/run.sh [--truth] [-- GO TEST ARGS])" >&2; exit 2 ;;
   esac
   shift
@@ -65,8 +66,18 @@ export SIDECAR_TOP_BIN=$E2E_BIN/sidecar-top
 
 case $mode in
   test)
-    log "running the end-to-end tests"
-    go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/ "${extra[@]}"
+    if [ ${#extra[@]} -eq 0 ]; then
+      # The log-robustness tests load the node on purpose (one writes 320,000 lines at 10,000 a
+      # second): beside the scenarios that hold the timeline to the kubelet's timing, they made
+      # the runtime stamp lines and the kubelet act seconds late. They run after them.
+      log "running the end-to-end tests"
+      go test -tags e2e -count=1 -v -parallel 8 -timeout 20m -skip '^TestLogsRobust' ./e2e/
+      log "running the log-robustness tests, after the timing scenarios"
+      go test -tags e2e -count=1 -v -parallel 5 -timeout 10m -run '^TestLogsRobust' ./e2e/
+    else
+      log "running the end-to-end tests"
+      go test -tags e2e -count=1 -v -parallel 8 -timeout 20m ./e2e/ "${extra[@]}"
+    fi
     if [ ${#extra[@]} -eq 0 ] || [ -n "${E2E_FAULTS:-}" ]; then
       # The faults hit the cluster itself (the API server killed, stopped): one at a time, with
       # nothing else running on it.
