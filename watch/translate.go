@@ -63,8 +63,10 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	if ref := metav1.GetControllerOf(p); ref != nil {
 		o.OwnerKind, o.OwnerName, o.OwnerUID = ref.Kind, ref.Name, string(ref.UID)
 	}
-	o.Requests = resources(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
-	o.Limits = resources(resourcehelper.PodLimits(p, resourcehelper.PodResourcesOptions{}))
+	if asksForResources(p) {
+		o.Requests = resources(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
+		o.Limits = resources(resourcehelper.PodLimits(p, resourcehelper.PodResourcesOptions{}))
+	}
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
 			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
@@ -148,6 +150,23 @@ func seconds(n int32) time.Duration { return time.Duration(n) * time.Second }
 
 // resources are a pod's effective requests or limits, as component-helpers (the scheduler's
 // own arithmetic) works them out with sidecars.
+// asksForResources reports whether the pod's spec names any request, limit or overhead: without
+// one, what it asks of the scheduler is nothing, and working that out (the helpers build maps
+// for every container) was a tenth of translating a pod on the live path.
+func asksForResources(p *corev1.Pod) bool {
+	if p.Spec.Overhead != nil || p.Spec.Resources != nil {
+		return true
+	}
+	for _, list := range [][]corev1.Container{p.Spec.InitContainers, p.Spec.Containers} {
+		for i := range list {
+			if r := &list[i].Resources; len(r.Requests) > 0 || len(r.Limits) > 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func resources(list corev1.ResourceList) map[string]string {
 	if len(list) == 0 {
 		return nil
