@@ -33,7 +33,7 @@ func logObs(container, id string, fromStart, end bool, lines ...timeline.LogLine
 		Container: container, ContainerID: id, FromStart: fromStart, Lines: lines, End: end}}
 }
 
-// TestLogEvidence: a run's log bounds its start (the runtime records it at most 250 ms after the
+// TestLogEvidence: a run's log bounds its start (the runtime records it at most 500 ms after the
 // first line) and its exit (after the last line, less the stamping delay, and before the log
 // stream ended); a marked line refines the milestone it is named after, and places it, or is a
 // milestone of its own; the kubelet's own log places a SIGTERM within 250 ms after its line.
@@ -41,7 +41,7 @@ func TestLogEvidence(t *testing.T) {
 	b := timeline.NewBuilder()
 	side := running("side", timeline.KindSidecar, 1, true, "c-side")
 	app := running("app", timeline.KindApp, 2, true, "c-app")
-	apply(b, 2.7, timeline.Observation{Type: timeline.Added, Pod: pod("a", side, app)})
+	apply(b, 3.0, timeline.Observation{Type: timeline.Added, Pod: pod("a", side, app)})
 	apply(b, 3.0, logObs("app", "c-app", true, false,
 		logLine(2.412, "", ""), logLine(2.5, "listening", "listening on :8080"), logLine(2.6, "", "")))
 	apply(b, 9.0, logObs("app", "c-app", false, true, logLine(8.31, "sigterm", "caught SIGTERM"), logLine(8.95, "", "bye")))
@@ -59,9 +59,9 @@ func TestLogEvidence(t *testing.T) {
 	}
 	start := got["app start"]
 	want := map[string]bounds{
-		// startedAt 2 s (from 1.9, as the API has it), seen running at 2.7; the first line at
-		// 2.412 bounds it at 2.662.
-		"app start": {Earliest: sec(1.9), At: start.At, Latest: sec(2.662), Source: timeline.SourceStatus},
+		// startedAt 2 s (from 1.9, as the API has it), seen running at 3.0; the first line at
+		// 2.412 bounds it at 2.912.
+		"app start": {Earliest: sec(1.9), At: start.At, Latest: sec(2.912), Source: timeline.SourceStatus},
 		// A mark of the app's own: the line, stamped up to 100 ms after it was written.
 		"app listening": {Earliest: sec(2.4), At: sec(2.5), Latest: sec(2.5), Source: timeline.SourceLog},
 		// After the Killing Event (8.3), no later than the trap's line (8.31), placed there.
@@ -113,9 +113,9 @@ func TestRefiningMarks(t *testing.T) {
 	}
 	without, with := run(plain), run(marked)
 	want := map[timeline.MilestoneKind]bounds{
-		// startedAt 2 s (from 1.9, as the API has it), seen at 2.9; the line bounds it at 2.85
-		// and places it.
-		timeline.MStart: {Earliest: sec(1.9), At: sec(2.6), Latest: sec(2.85), Source: timeline.SourceStatus},
+		// startedAt 2 s (from 1.9, as the API has it), seen at 2.9; the line (2.6) bounds it no
+		// better (at 3.1), but places it.
+		timeline.MStart: {Earliest: sec(1.9), At: sec(2.6), Latest: sec(2.9), Source: timeline.SourceStatus},
 		// Ready once the line was written (3.3 at the earliest), seen at 4.8; not placed.
 		timeline.MReady: {Earliest: sec(3.3), At: without[timeline.MReady].At, Latest: sec(4.8), Source: timeline.SourceObserved},
 		// The trap's line: the signal came no more than 250 ms before it, and after Killing.
