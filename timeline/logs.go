@@ -17,10 +17,10 @@ import (
 //     most logLate after the container wrote it. A line written as the last act before exiting
 //     was never stamped more than 11 ms after the runtime recorded the exit.
 //   - It records a start once its start call has returned, by when the process may already have
-//     written its first line: containerd's StartedAt came up to 137 ms after the first line's
-//     stamp (median 2 ms) on a quiet node, and 418 ms after it with the node loaded by eight
-//     scenarios at once (2026-12-03), so the first line bounds the start above only
-//     runtimeStartLate later.
+//     written lines: containerd's StartedAt came up to 137 ms after the first line's stamp
+//     (median 2 ms) on a quiet node, 418 ms with eight scenarios at once, and 663 ms with the
+//     load at 14 (2026-12-03). How late grows with the node's load, so a line does not bound the
+//     start the API reports: a line marked start only places it (its estimate).
 //     A process may also print its first line long after it started (up to 254 ms here, a shell
 //     on a busy node; seconds for a slow app): the first line says nothing of how early it began.
 //   - It records an exit when the shim reaps the process: up to 401 ms after the line a process
@@ -34,10 +34,6 @@ import (
 
 // logLate bounds how long after a container wrote a line the runtime stamped it.
 const logLate = 100 * time.Millisecond
-
-// runtimeStartLate bounds how long after a run's first line was stamped the runtime recorded
-// the run's start.
-const runtimeStartLate = 500 * time.Millisecond
 
 // kubeletSignalLate bounds how long after the kubelet logged that it stops a container the
 // runtime sends the SIGTERM: the kubelet asks the runtime right after it logs it, and the
@@ -148,17 +144,13 @@ func (ls *laneState) logOf(in *instance, a int32) *logRun {
 	return ls.logs[logKey("", a)]
 }
 
-// logEvidence tightens a run's milestones with its log: the runtime recorded the run's start
-// before its first line (give or take runtimeStartLate), and its exit after its last (less
-// logLate); its log ended after it exited. Marked lines refine the milestone they are named
-// after, or become milestones of their own.
+// logEvidence tightens a run's milestones with its log: the runtime recorded the run's exit
+// after its last line (less logLate); its log ended after it exited. Its start it recorded an
+// unbounded time after the first line on a loaded node, so the first line does not bound it.
+// Marked lines refine the milestone they are named after, or become milestones of their own.
 func (d *deriver) logEvidence(spec ContainerObservation, a int32, ms []Milestone, lr *logRun) []Milestone {
 	if lr == nil || lr.lines == 0 {
 		return ms
-	}
-	if start := findMilestone(ms, startKind(a), a); start != nil && lr.fromStart {
-		d.tighten(start, time.Time{}, lr.first.Add(runtimeStartLate), Evidence{What: "first log line", At: lr.first,
-			Note: "a run writes its first line after it starts; the runtime records the start up to 500 ms after the line"})
 	}
 	if exit := findMilestone(ms, MExit, a); exit != nil {
 		d.tighten(exit, lr.last.Add(-logLate), time.Time{}, Evidence{What: "last log line", At: lr.last,
@@ -180,7 +172,7 @@ func (d *deriver) logEvidence(spec ContainerObservation, a int32, ms []Milestone
 // allows (see the top of this file), and places its estimate where the line says, but for ready,
 // which the kubelet sees only at its next probe:
 //
-//	start   runtime's start ≤ line + runtimeStartLate             estimate: the line
+//	start   not bounded (the runtime may record it long after)     estimate: the line
 //	sigterm line − sigtermCaughtLate ≤ SIGTERM ≤ line             estimate: the line
 //	exit    line − logLate ≤ exit (the runtime's, see above)      estimate: the line
 //	ready   line − logLate ≤ ready
@@ -193,8 +185,7 @@ func (d *deriver) markMilestone(spec ContainerObservation, a int32, ms []Milesto
 	if m := findMilestone(ms, kind, a); m != nil {
 		switch kind {
 		case MStart, MRestart:
-			d.tighten(m, time.Time{}, l.At.Add(runtimeStartLate), ev)
-			d.place(m, l.At, ev)
+			d.place(m, l.At, ev) // not a bound: the runtime may record the start long after
 			return ms
 		case MSigterm:
 			d.tighten(m, l.At.Add(-sigtermCaughtLate), l.At, ev)
