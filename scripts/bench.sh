@@ -38,6 +38,21 @@ best() {
 	done
 	echo "$b $wall $((rss / 1024))"
 }
+# peakparts CMD...: the peak, over the run, of the process's anonymous memory (what it allocated)
+# and of its file-backed memory (the program's own code and data, mapped from its file and
+# shared with the page cache), in MiB, sampled every 10 ms from /proc/PID/status.
+peakparts() {
+	"$@" >/dev/null 2>&1 &
+	local pid=$! a f ma=0 mf=0
+	while kill -0 "$pid" 2>/dev/null; do
+		read -r a f < <(awk '/^RssAnon/{a=$2} /^RssFile/{f=$2} END{print a+0, f+0}' "/proc/$pid/status" 2>/dev/null || echo 0 0)
+		((a > ma)) && ma=$a
+		((f > mf)) && mf=$f
+		sleep 0.01
+	done
+	wait "$pid" || true
+	echo "$((ma / 1024)) $((mf / 1024))"
+}
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (a > 0) printf "%.1f×", b/a; else print "-" }'; }
 
 echo "sidecar-top performance, $(date -u +'%Y-%m-%d %H:%M UTC'), $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), load $(cut -d' ' -f1 /proc/loadavg)"
@@ -58,8 +73,9 @@ read -r cp wp _ < <(best python3 -c 'import json,sys
 for l in open(sys.argv[1],"rb"):
     l.strip() and json.loads(l)' "$big")
 read -r cj wj rj < <(best "$bin/sidecar-top" replay -o json "$big")
-printf 'replay -o json of %d MiB (%s): %ss CPU (%ss wall), peak %d MiB; Python json.loads of every line: %ss CPU (%ss wall); CPU %s of it\n' \
-	"$size" "$(basename "$big")" "$cj" "$wj" "$rj" "$cp" "$wp" "$(ratio "$cp" "$cj")"
+read -r anon file < <(peakparts "$bin/sidecar-top" replay -o json "$big")
+printf 'replay -o json of %d MiB (%s): %ss CPU (%ss wall), peak RSS %d MiB (anonymous %d MiB, mapped from files %d MiB); Python json.loads of every line: %ss CPU (%ss wall); CPU %s, wall %s of it\n' \
+	"$size" "$(basename "$big")" "$cj" "$wj" "$rj" "$anon" "$file" "$cp" "$wp" "$(ratio "$cp" "$cj")" "$(ratio "$wp" "$wj")"
 echo
 echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time; the view):"
 go test -run '^$' -bench 'LivePath' -benchtime 5x ./timeline | grep -E '^Benchmark' |
