@@ -46,17 +46,20 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			show(Frame{Snapshot: s, Now: e.Now(), Ended: final})
 		}
 	}
-	observed, _ := src.(watch.ObservedSource)
-	for {
-		var it watch.Item
-		var o timeline.Observation
-		var isObs bool
-		var err error
-		if observed != nil {
-			it, o, isObs, err = observed.NextObserved(ctx)
-		} else {
-			it, err = src.Next(ctx)
+	// Each item with its observation: translated here, unless the source did it already.
+	next := func() (watch.Item, timeline.Observation, bool, error) {
+		it, err := src.Next(ctx)
+		if err != nil {
+			return it, timeline.Observation{}, false, err
 		}
+		o, ok := watch.Observe(it)
+		return it, o, ok, nil
+	}
+	if observed, ok := src.(watch.ObservedSource); ok {
+		next = func() (watch.Item, timeline.Observation, bool, error) { return observed.NextObserved(ctx) }
+	}
+	for {
+		it, o, isObs, err := next()
 		if err == io.EOF || (err != nil && ctx.Err() != nil) {
 			break
 		}
@@ -84,12 +87,7 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			emit(false)
 			frameAt = it.Time
 		}
-		if observed != nil {
-			err = e.AddObserved(it, o, isObs)
-		} else {
-			err = e.Add(it)
-		}
-		if err != nil {
+		if err := e.AddObserved(it, o, isObs); err != nil {
 			return res, err
 		}
 	}
