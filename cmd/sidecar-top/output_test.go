@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"io"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,12 +61,7 @@ func TestWriteJSON(t *testing.T) {
 // every core, comes out in the snapshot's order and as the whole Document marshals, pod for
 // pod (under -race, with no two goroutines writing what one derives).
 func TestWriteJSONManyPods(t *testing.T) {
-	f, err := recordings.Open("job-native-sidecar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := io.ReadAll(f)
-	f.Close()
+	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
 	if err != nil {
 		t.Fatal(err)
 	}
