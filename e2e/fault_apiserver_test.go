@@ -122,9 +122,9 @@ func TestFaultAPIServerKilled(t *testing.T) {
 	if side == nil {
 		t.Fatalf("no sidecar lane: %s", kinds(p, ""))
 	}
-	if int(side.RestartCount) != n {
+	if want := lastRun(t, r, "sidecar", n); int(side.RestartCount) != want {
 		t.Errorf("the timeline counts %d restarts of the sidecar, the kubelet %d (runs %v in the runtime's log files)",
-			side.RestartCount, n, r.Truth.Restarts("sidecar"))
+			side.RestartCount, want, r.Truth.Restarts("sidecar"))
 	}
 	for _, k := range r.Truth.Restarts("sidecar") {
 		if k > 0 && harness.FindMilestone(p, "sidecar", timeline.MRestart, int32(k)) == nil {
@@ -196,8 +196,8 @@ func TestFaultAPIServerStopped(t *testing.T) {
 		t.Errorf("output lines of the silence: %q", got)
 	}
 	checkNotesReplayed(t, r, notes)
-	if side := harness.FindContainer(p, "sidecar"); side == nil || int(side.RestartCount) != n {
-		t.Errorf("the timeline's sidecar %+v, want %d restarts as the kubelet made", side, n)
+	if side, want := harness.FindContainer(p, "sidecar"), lastRun(t, r, "sidecar", n); side == nil || int(side.RestartCount) != want {
+		t.Errorf("the timeline's sidecar %+v, want %d restarts as the kubelet made", side, want)
 	}
 	checkNoDuplicates(t, p)
 }

@@ -154,7 +154,11 @@ func containerNow(ctx context.Context, r *harness.Run, pod, container string) (a
 // deleted then, the pod leaves the kubelet's count and the API's the same. It returns that count.
 // Between two runs the API shows the container terminated or waiting in CrashLoopBackOff: the
 // kubelet of 1.37 showed a native sidecar's waiting reason only in the moment before it
-// restarted it, so waiting alone was rarely seen within a poll (once, not in 4 minutes).
+// restarted it, so waiting alone was rarely seen within a poll (once, not in 4 minutes). For the
+// same reason "terminated" may still read in the moment before the next run: it settles only in
+// the first half of the back-off after run n >= 1 exited (10 s doubling per restart, so at least
+// 5 s), measured from the runtime's stamp of its exit line. Settled at the end of a back-off, a
+// run once started between the check and the deletion, and the count read one short.
 func waitCrashLoopSettled(t *testing.T, r *harness.Run, pod, container, exitLine string, limit time.Duration) int {
 	t.Helper()
 	deadline := time.Now().Add(limit)
@@ -163,15 +167,16 @@ func waitCrashLoopSettled(t *testing.T, r *harness.Run, pod, container, exitLine
 		runs := r.TruthNow().Restarts(container)
 		if len(runs) > 0 {
 			n := runs[len(runs)-1]
-			_, exited := r.TruthNow().Find(container, n, exitLine)
+			exit, exited := r.TruthNow().Find(container, n, exitLine)
 			c, err := containerNow(t.Context(), r, pod, container)
+			early := n >= 1 && time.Since(exit.At) < backOffHalf(n)
 			switch {
 			case err != nil:
 				last = err.Error()
-			case exited && int(c.RestartCount) == n && (c.Waiting == "CrashLoopBackOff" || c.Terminated):
+			case exited && early && int(c.RestartCount) == n && (c.Waiting == "CrashLoopBackOff" || c.Terminated):
 				return n
 			default:
-				last = "runtime's last run " + strconv.Itoa(n) + fmt.Sprintf(" (exited: %v), API: restartCount %d, waiting %q, terminated %v", exited, c.RestartCount, c.Waiting, c.Terminated)
+				last = "runtime's last run " + strconv.Itoa(n) + fmt.Sprintf(" (exited: %v, early in its back-off: %v), API: restartCount %d, waiting %q, terminated %v", exited, early, c.RestartCount, c.Waiting, c.Terminated)
 			}
 		}
 		if time.Now().After(deadline) {
@@ -179,6 +184,29 @@ func waitCrashLoopSettled(t *testing.T, r *harness.Run, pod, container, exitLine
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// lastRun is the restart count of a container's last run in the runtime's log files once the
+// run is over; settled is what waitCrashLoopSettled returned. They differ only if the kubelet
+// started a run after the test saw it settled, which it logs.
+func lastRun(t *testing.T, r *harness.Run, container string, settled int) int {
+	t.Helper()
+	runs := r.Truth.Restarts(container)
+	if len(runs) == 0 {
+		t.Fatalf("the runtime's log files have no run of %s", container)
+	}
+	n := runs[len(runs)-1]
+	if n != settled {
+		t.Logf("the kubelet started run %d of %s after the test saw it settled at run %d", n, container, settled)
+	}
+	return n
+}
+
+// backOffHalf is half the kubelet's crash back-off after run n (n >= 1) exits: 10 s doubling
+// with each restart, capped at 300 s.
+func backOffHalf(n int) time.Duration {
+	d := 10 * time.Second << min(n-1, 5)
+	return min(d, 300*time.Second) / 2
 }
 
 // lines are the lines of s that contain sub.
