@@ -13,17 +13,23 @@ import (
 // and its latest only, so that a pod that turned Ready a thousand times (a crash loop) costs the
 // same as one that did once.
 func (d *deriver) boundReadyByPod(lanes []*passLane, row Seq[Milestone]) {
+	// The first and the last Ready, each looked for from its end of the row: the row grows with
+	// every readiness change of a crash loop, and this runs for every snapshot.
 	var first, last *Milestone
 	for _, m := range row.All() {
 		if m.Kind == MReady {
-			if first == nil {
-				first = m
-			}
-			last = m
+			first = m
+			break
 		}
 	}
 	if first == nil {
 		return
+	}
+	for _, m := range row.Backward() {
+		if m.Kind == MReady {
+			last = m
+			break
+		}
 	}
 	for _, l := range lanes {
 		if l.kind() == KindInit {
