@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/cli-runtime/pkg/genericclioptions"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
@@ -44,7 +43,7 @@ type viewOptions struct {
 
 // kubeOptions are the standard kubectl flags and the target selector.
 type kubeOptions struct {
-	config   *genericclioptions.ConfigFlags
+	config   *kubeConfig
 	selector string
 	exports  exportFlag // --export: what record and live mode write from the final timeline
 	logs     logFlags   // --logs, --mark, --node-logs, ...: logs as evidence (logs.go)
@@ -93,7 +92,7 @@ command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 }
 
 // newConfigFlags are kubectl's standard flags; each command that talks to a cluster has its own.
-func newConfigFlags() *genericclioptions.ConfigFlags { return genericclioptions.NewConfigFlags(true) }
+func newConfigFlags() *kubeConfig { return newKubeConfig() }
 
 func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 	fs.BoolVar(&v.plain, "plain", false, "print plain lines, one per milestone, even on a terminal")
@@ -101,7 +100,7 @@ func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 }
 
 func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
-	k.config.AddFlags(fs)
+	k.config.addFlags(fs)
 	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
 	k.exports.addFlags(fs)
 	k.logs.addFlags(fs)
@@ -109,7 +108,7 @@ func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
 
 // target parses the command line's target in the namespace the kubectl flags give.
 func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
-	ns, _, err := k.config.ToRawKubeConfigLoader().Namespace()
+	ns, _, err := k.config.loader().Namespace()
 	if err != nil {
 		return watch.Target{}, "", kubeconfigError(err)
 	}
@@ -120,15 +119,15 @@ func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
 // client builds a clientset from the kubectl flags, with API warnings kept off the terminal.
 func (k *kubeOptions) client() (kubernetes.Interface, string, error) {
 	// Without any configuration client-go would try http://localhost:8080; say what is missing.
-	raw, err := k.config.ToRawKubeConfigLoader().RawConfig()
+	raw, err := k.config.loader().RawConfig()
 	if err != nil {
 		return nil, "", kubeconfigError(err)
 	}
 	inCluster := os.Getenv("KUBERNETES_SERVICE_HOST") != ""
-	if len(raw.Clusters) == 0 && (k.config.APIServer == nil || *k.config.APIServer == "") && !inCluster {
+	if len(raw.Clusters) == 0 && k.config.server() == "" && !inCluster {
 		return nil, "", kubeconfigError(clientcmd.ErrEmptyConfig)
 	}
-	cfg, err := k.config.ToRESTConfig()
+	cfg, err := k.config.restConfig()
 	if err != nil {
 		return nil, "", kubeconfigError(err)
 	}
@@ -151,7 +150,7 @@ func (k *kubeOptions) completeTarget(cmd *cobra.Command, args []string, toComple
 	}
 	out := []string{"pod/", "job/", "deploy/"}
 	c, _, err := k.client()
-	ns, _, nerr := k.config.ToRawKubeConfigLoader().Namespace()
+	ns, _, nerr := k.config.loader().Namespace()
 	if err != nil || nerr != nil {
 		return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
 	}
