@@ -27,8 +27,9 @@ import (
 // should not make a whole recording unreadable. The types' own UnmarshalJSON methods
 // (metav1.Time, metav1.MicroTime, resource.Quantity, intstr.IntOrString) are called with the
 // same raw JSON text as under apimachinery. (Reading metav1.Time here instead, without the
-// encoding/json call its method makes, saved allocations but no measurable time.)
-var decodeOptions = jsontext.AllowInvalidUTF8(true)
+// encoding/json call its method makes, saved allocations but no measurable time on its own; with
+// the collector's share of a whole replay counted, it does: see timeUnmarshalers.)
+var decodeOptions = json.JoinOptions(jsontext.AllowInvalidUTF8(true), json.WithUnmarshalers(timeUnmarshalers))
 
 // decoded is one line of a recording as the reader hands it on: an item and its observation,
 // or a line whose object was of a kind the timeline does not use.
@@ -54,10 +55,26 @@ type wireObject struct {
 	err     error // the object's own decoding error, reported as a malformed object
 }
 
-// decodeLine decodes one item line in a single pass.
-func decodeLine(b []byte) (decoded, error) {
+// lineDecoder decodes item lines; each decoding worker has its own.
+type lineDecoder struct {
+	specs specCache
+	opts  json.Options
+}
+
+func newLineDecoder() *lineDecoder {
+	d := &lineDecoder{}
+	d.specs.opts = json.JoinOptions(decodeOptions, json.WithUnmarshalers(timeUnmarshalers))
+	d.opts = json.JoinOptions(decodeOptions, json.WithUnmarshalers(json.JoinUnmarshalers(timeUnmarshalers, d.specs.unmarshaler())))
+	return d
+}
+
+// decodeLine decodes one item line, with a decoder of its own.
+func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
+
+// decode decodes one item line in a single pass.
+func (d *lineDecoder) decode(b []byte) (decoded, error) {
 	var l wireLine
-	if err := json.Unmarshal(b, &l, decodeOptions); err != nil {
+	if err := json.Unmarshal(b, &l, d.opts); err != nil {
 		if l.Object.err != nil {
 			return decoded{}, fmt.Errorf("malformed object: %w", l.Object.err)
 		}
@@ -109,7 +126,7 @@ func (o *wireObject) decode(dec *jsontext.Decoder) error {
 	if kind, apiVersion, err = scanTypeMeta(raw); err != nil {
 		return err
 	}
-	return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.Unmarshal(raw, obj, decodeOptions) }, func() error { return nil })
+	return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.Unmarshal(raw, obj, dec.Options()) }, func() error { return nil })
 }
 
 func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Object) error, skip func() error) error {
@@ -194,11 +211,14 @@ func scanTypeMeta(raw jsontext.Value) (kind, apiVersion string, err error) {
 	return kind, apiVersion, nil
 }
 
-// sniffTypeMeta reads kind and apiVersion from the start of b when they are the object's first
-// two members, in either order, with plain string values: sidecar-top's recorder writes kind
-// first, kubectl writes apiVersion first. It reads bytes only; the typed decode that follows
-// reads the same two members again and validates the whole object. b may begin with the colon
-// before the object.
+// sniffTypeMeta reads the top-level kind and apiVersion of the object at the start of b, in any
+// order, with plain string values: sidecar-top's recorder writes kind first, kubectl writes
+// apiVersion first, and Events written with their members sorted hold kind in the middle. It
+// reads bytes only, skipping the values of other members without decoding them; the typed
+// decode that follows reads the whole object again and validates it, so anything unusual here
+// (an escape in a member name, a value that is not a plain string, a member named twice, the
+// end of b) is left to the slower path: ok is false. b may begin with the colon before the
+// object.
 func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
 	i := skipSpace(b, 0)
 	if i < len(b) && b[i] == ':' {
@@ -208,7 +228,7 @@ func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
 		return "", "", false
 	}
 	i++
-	for member := 0; member < 2; member++ {
+	for kind == "" || apiVersion == "" {
 		var name, value string
 		if name, i, ok = sniffString(b, skipSpace(b, i)); !ok {
 			return "", "", false
@@ -216,18 +236,25 @@ func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
 			return "", "", false
 		}
-		if value, i, ok = sniffString(b, skipSpace(b, i+1)); !ok {
-			return "", "", false
+		i = skipSpace(b, i+1)
+		switch {
+		case name == "kind" || name == "apiVersion":
+			if value, i, ok = sniffString(b, i); !ok {
+				return "", "", false
+			}
+			if name == "kind" && kind == "" {
+				kind = value
+			} else if name == "apiVersion" && apiVersion == "" {
+				apiVersion = value
+			} else {
+				return "", "", false
+			}
+		default:
+			if i, ok = skipJSONValue(b, i); !ok {
+				return "", "", false
+			}
 		}
 		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' && b[i] != '}' {
-			return "", "", false
-		}
-		switch {
-		case name == "kind" && kind == "":
-			kind = value
-		case name == "apiVersion" && apiVersion == "":
-			apiVersion = value
-		default:
 			return "", "", false
 		}
 		if b[i] == '}' {
@@ -239,6 +266,41 @@ func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
 		return "", "", false
 	}
 	return kind, apiVersion, true
+}
+
+// skipJSONValue returns the index just past the JSON value at b[i], reading bytes only: strings
+// (with their escapes) and the brackets of objects and arrays are matched, anything else runs to
+// the next delimiter. It does not validate: ok is false only when b ends first.
+func skipJSONValue(b []byte, i int) (end int, ok bool) {
+	depth := 0
+	for ; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			for i++; i < len(b) && b[i] != '"'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(b) {
+				return i, false
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				return i, true // the end of the enclosing object: a scalar ran up to it
+			}
+			depth--
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return i, true
+			}
+		}
+		if depth == 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']') {
+			return i + 1, true
+		}
+	}
+	return i, false
 }
 
 // sniffString reads a JSON string at b[i] made of printable ASCII without escapes.

@@ -127,9 +127,9 @@ func (lr *lineReader) fill(b *batch) {
 }
 
 // decode decodes b's lines, stopping at the first that fails.
-func (b *batch) decode(name string) {
+func (b *batch) decode(name string, dec *lineDecoder) {
 	for _, l := range b.lines {
-		d, err := decodeLine(b.buf[l.start:l.end])
+		d, err := dec.decode(b.buf[l.start:l.end])
 		if err != nil {
 			b.badLine = fmt.Errorf("%s:%d: %w", name, l.n, err)
 			return
@@ -160,8 +160,9 @@ func startPipeline(lr *lineReader, first *batch, workers int, name string) *pipe
 	work := make(chan *batch)
 	for range workers {
 		go func() {
+			dec := newLineDecoder()
 			for b := range work {
-				b.decode(name)
+				b.decode(name, dec)
 				close(b.done)
 			}
 		}()

@@ -101,8 +101,9 @@ type Reader struct {
 	first   *batch // line 1 when it is not the header, or nothing
 	workers int
 	pipe    *pipeline
-	pending *batch // taken from the pipeline, maybe still being decoded
-	cur     *batch // decoded, being handed out from pos
+	dec     *lineDecoder // for the batches decoded here, with one worker
+	pending *batch       // taken from the pipeline, maybe still being decoded
+	cur     *batch       // decoded, being handed out from pos
 	pos     int
 	err     error // io.EOF, the first error, or errClosed: every later call returns it
 
@@ -309,7 +310,10 @@ func (rd *Reader) nextBatch(ctx context.Context) (*batch, error) {
 			rd.lines.fill(b)
 		}
 		rd.first = nil
-		b.decode(rd.name)
+		if rd.dec == nil {
+			rd.dec = newLineDecoder()
+		}
+		b.decode(rd.name, rd.dec)
 		return b, nil
 	}
 	if rd.pipe == nil {
