@@ -69,19 +69,23 @@ func TestDecodeLikeAPIMachinery(t *testing.T) {
 		objects = append(objects, []byte(o))
 	}
 	deserializer := scheme.Codecs.UniversalDeserializer()
+	dec := newLineDecoder() // one for all, as a reader's worker: a pod's later lines reuse its spec
 	for i, o := range objects {
 		want, _, err := deserializer.Decode(o, nil, nil)
 		if err != nil {
 			t.Fatalf("object %d: apimachinery: %v", i, err)
 		}
 		line := fmt.Appendf(nil, `{"time":"2026-12-02T08:00:00Z","type":"ADDED","object":%s}`, o)
-		got, err := decodeLine(line)
+		got, err := dec.decode(line)
 		if err != nil {
 			t.Fatalf("object %d: decodeLine: %v\n%s", i, err, o)
 		}
 		if diff := cmp.Diff(got.item.Object, want); diff != "" {
 			t.Errorf("object %d decodes unlike apimachinery (-got +want):\n%s", i, diff)
 		}
+	}
+	if dec.specs.hits == 0 {
+		t.Error("no pod spec came from the decoder's cache: the test no longer holds it to apimachinery")
 	}
 }
 

@@ -18,6 +18,7 @@ const specCacheSize = 4096
 type specCache struct {
 	specs map[string]*corev1.PodSpec
 	opts  json.Options // to decode a spec: the line's, without this cache
+	hits  int          // specs that were not decoded again, for tests
 }
 
 // unmarshaler reads a PodSpec through the cache.
@@ -28,6 +29,7 @@ func (c *specCache) unmarshaler() *json.Unmarshalers {
 			return err
 		}
 		if s, ok := c.specs[string(raw)]; ok {
+			c.hits++
 			*spec = *s
 			return nil
 		}
