@@ -50,6 +50,7 @@ type wireLine struct {
 // wireObject decodes the "object" member straight into the typed object its kind and apiVersion
 // name, in the same pass as the rest of the line.
 type wireObject struct {
+	specs   *specCache // the decoding worker's
 	obj     runtime.Object
 	skipped bool  // an object of a kind this version does not use
 	err     error // the object's own decoding error, reported as a malformed object
@@ -62,10 +63,7 @@ type lineDecoder struct {
 }
 
 func newLineDecoder() *lineDecoder {
-	d := &lineDecoder{}
-	d.specs.opts = json.JoinOptions(decodeOptions, json.WithUnmarshalers(timeUnmarshalers))
-	d.opts = json.JoinOptions(decodeOptions, json.WithUnmarshalers(json.JoinUnmarshalers(timeUnmarshalers, d.specs.unmarshaler())))
-	return d
+	return &lineDecoder{opts: decodeOptions}
 }
 
 // decodeLine decodes one item line, with a decoder of its own.
@@ -73,7 +71,7 @@ func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
 
 // decode decodes one item line in a single pass.
 func (d *lineDecoder) decode(b []byte) (decoded, error) {
-	var l wireLine
+	l := wireLine{Object: wireObject{specs: &d.specs}}
 	if err := json.Unmarshal(b, &l, d.opts); err != nil {
 		if l.Object.err != nil {
 			return decoded{}, fmt.Errorf("malformed object: %w", l.Object.err)
@@ -116,9 +114,10 @@ func (o *wireObject) decode(dec *jsontext.Decoder) error {
 	}
 	kind, apiVersion, ok := sniffTypeMeta(dec.UnreadBuffer())
 	if ok {
-		return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.UnmarshalDecode(dec, obj) }, dec.SkipValue)
+		return o.decodeTyped(kind, apiVersion, func(obj any) error { return json.UnmarshalDecode(dec, obj) }, dec.SkipValue)
 	}
-	// Kind and apiVersion are not the first members: find them, then decode the object.
+	// Kind and apiVersion could not be read from the bytes (see sniffTypeMeta): find them with
+	// the decoder, then decode the object.
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
@@ -126,10 +125,10 @@ func (o *wireObject) decode(dec *jsontext.Decoder) error {
 	if kind, apiVersion, err = scanTypeMeta(raw); err != nil {
 		return err
 	}
-	return o.decodeTyped(kind, apiVersion, func(obj runtime.Object) error { return json.Unmarshal(raw, obj, dec.Options()) }, func() error { return nil })
+	return o.decodeTyped(kind, apiVersion, func(obj any) error { return json.Unmarshal(raw, obj, dec.Options()) }, func() error { return nil })
 }
 
-func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Object) error, skip func() error) error {
+func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error, skip func() error) error {
 	switch {
 	case kind == "":
 		return errors.New("the object has no \"kind\"")
@@ -141,7 +140,11 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(runtime.Ob
 		o.skipped = true
 		return skip()
 	}
-	if err := decode(obj); err != nil {
+	var target any = obj
+	if p, ok := obj.(*corev1.Pod); ok && o.specs != nil {
+		target = newWirePod(p, o.specs)
+	}
+	if err := decode(target); err != nil {
 		return err
 	}
 	if c, ok := obj.(interface{ check() error }); ok {
