@@ -152,14 +152,31 @@ func (e *Env) Manifest(name string) ([]byte, error) {
 }
 
 // createNamespace creates namespace ns and waits, as wait-namespace.sh does, until pods can go
-// in it: its default ServiceAccount and its kube-root-ca.crt ConfigMap exist.
+// in it: its default ServiceAccount and its kube-root-ca.crt ConfigMap exist. When they do not
+// come within 30 s, the controller-manager that makes them is restarted (controllers.sh) and
+// they get 60 s more: after the fault tests restart the API server, its controllers were seen to
+// make none for over a minute.
 func (e *Env) createNamespace(ctx context.Context, ns string) error {
-	cmd := exec.CommandContext(ctx, filepath.Join(e.scripts, "wait-namespace.sh"), ns, "60")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("wait-namespace.sh %s: %w: %s", ns, err, strings.TrimSpace(string(out)))
+	wait := func(timeout string) (string, error) {
+		out, err := exec.CommandContext(ctx, filepath.Join(e.scripts, "wait-namespace.sh"), ns, timeout).CombinedOutput()
+		return strings.TrimSpace(string(out)), err
+	}
+	out, err := wait("30")
+	if err == nil {
+		return nil
+	}
+	fmt.Fprintf(os.Stderr, "harness: namespace %s not ready in 30 s (%s); restarting kube-controller-manager\n", ns, lastLine(out))
+	if rout, rerr := exec.CommandContext(ctx, filepath.Join(e.scripts, "controllers.sh"), "restart").CombinedOutput(); rerr != nil {
+		return fmt.Errorf("wait-namespace.sh %s: %w: %s; then controllers.sh restart: %w: %s", ns, err, out, rerr, strings.TrimSpace(string(rout)))
+	}
+	if out, err = wait("60"); err != nil {
+		return fmt.Errorf("wait-namespace.sh %s, after restarting kube-controller-manager: %w: %s", ns, err, out)
 	}
 	return nil
 }
+
+// lastLine is the last line of s.
+func lastLine(s string) string { return s[strings.LastIndex(s, "\n")+1:] }
 
 // deleteNamespace deletes ns without waiting for it to go.
 func (e *Env) deleteNamespace(ns string) error {
