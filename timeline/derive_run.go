@@ -205,9 +205,11 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 		s.At = iv.clamp(started[0].at)
 		s.Evidence = append(s.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: started[0].nameTime, API: started[0].api, Precision: started[0].apiPrec, Received: started[0].received})
 	}
-	for _, m := range append(r.started, r.flag...) {
-		m.Earliest = earlier(later(m.Earliest, s.Earliest), m.Latest)
-		m.At = interval{m.Earliest, m.Latest}.clamp(m.At)
+	for _, list := range [...][]*Milestone{r.started, r.flag} {
+		for _, m := range list {
+			m.Earliest = earlier(later(m.Earliest, s.Earliest), m.Latest)
+			m.At = interval{m.Earliest, m.Latest}.clamp(m.At)
+		}
 	}
 	if r.startedWithRun && len(r.started) > 0 {
 		m := r.started[0]

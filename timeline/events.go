@@ -24,6 +24,7 @@ type occurrence struct {
 	nameTime time.Time
 	typ      string
 	message  string
+	note     string // for a repeat: its count, as evidence notes it
 }
 
 // observe adds the occurrence the update reports, if it is one; ok is false for an update that
@@ -35,6 +36,9 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 		return occurrence{}, false
 	}
 	oc = occurrence{count: count, received: r, typ: e.Type, message: e.Message}
+	if count > 1 {
+		oc.note = "repeat: count " + strconv.Itoa(int(count))
+	}
 	first := len(es.occurrences) == 0 && count == 1
 	switch {
 	case first && !e.NameTime.IsZero():
@@ -66,15 +70,35 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 
 // evidence describes an occurrence as evidence for a milestone.
 func (oc occurrence) evidence(reason string) Evidence {
-	ev := Evidence{What: "Event " + reason, Received: oc.received}
+	ev := Evidence{What: eventWhat(reason), Received: oc.received, NameTime: oc.nameTime, Note: oc.note}
 	if !oc.api.IsZero() {
 		ev.API, ev.Precision = oc.api, oc.apiPrec
 	}
-	ev.NameTime = oc.nameTime
-	if oc.count > 1 {
-		ev.Note = "repeat: count " + strconv.Itoa(int(oc.count))
-	}
 	return ev
+}
+
+// eventWhat is "Event " and the reason: a constant for the reasons the timeline reads, which it
+// writes into evidence each time it derives a run again.
+func eventWhat(reason string) string {
+	switch reason {
+	case "Created":
+		return "Event Created"
+	case "Started":
+		return "Event Started"
+	case "Killing":
+		return "Event Killing"
+	case "BackOff":
+		return "Event BackOff"
+	case "Unhealthy":
+		return "Event Unhealthy"
+	case "Pulled":
+		return "Event Pulled"
+	case "FailedPreStopHook":
+		return "Event FailedPreStopHook"
+	case "Scheduled":
+		return "Event Scheduled"
+	}
+	return "Event " + reason
 }
 
 // eventOcc is an occurrence and the Event it is of.

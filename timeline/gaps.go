@@ -12,11 +12,12 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		if from == nil || to == nil {
 			return
 		}
+		name := fromName + " → " + toName
 		gaps = append(gaps, Gap{
-			Name: fromName + " → " + toName,
+			Name: name,
 			From: ref(from), To: ref(to),
 			Span: spanBetween(from, to, ordered),
-			Why:  gapWhy(fromName+" → "+toName, from, to, specOf, grace),
+			Why:  gapWhy(name, from, to, specOf, grace),
 		})
 	}
 	add := func(from, to *Milestone, fromName, toName string) { addIf(from, to, fromName, toName, true) }

@@ -3,6 +3,8 @@ package timeline
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -26,6 +28,15 @@ func backOff(a int32) time.Duration {
 
 // pulledIn reads how long the kubelet took to pull an image, from its Pulled Event.
 var pulledIn = regexp.MustCompile(`Successfully pulled image .* in ([0-9.]+[µnm]?s)`)
+
+// pulledSubmatch is pulledIn's match of msg; the common "already present on machine" is told
+// without the regular expression.
+func pulledSubmatch(msg string) []string {
+	if !strings.Contains(msg, "Successfully pulled image ") {
+		return nil
+	}
+	return pulledIn.FindStringSubmatch(msg)
+}
 
 // explainRun sets the why of the milestones of run a that its own facts explain.
 func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc) {
@@ -52,13 +63,14 @@ func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eve
 			}
 		case MRestart:
 			if b := backOff(a); b > 0 {
-				m.Why = fmt.Sprintf("back-off %s before restart %d (the kubelet waits 10s, doubling, up to 5m)", b, a)
+				// Not Sprintf: this is made again each time a crash loop's last run is derived.
+				m.Why = "back-off " + b.String() + " before restart " + strconv.Itoa(int(a)) + " (the kubelet waits 10s, doubling, up to 5m)"
 			} else {
 				m.Why = "the first restart comes at once"
 			}
 		case MCreated:
 			for _, oc := range pulled {
-				if sub := pulledIn.FindStringSubmatch(oc.message); sub != nil {
+				if sub := pulledSubmatch(oc.message); sub != nil {
 					m.Why = "image pulled in " + sub[1]
 				} else {
 					m.Why = "image already present"
