@@ -107,11 +107,11 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 			}
 		}
 		rc.list.reset(ms)
-		rc.conds, rc.everReady = len(ps.conditions), everReady
+		rc.conds, rc.everReady = ps.conditions.len(), everReady
 		return rc.list.view()
 	}
-	for i := rc.conds; i < len(ps.conditions); i++ {
-		c := &ps.conditions[i]
+	for i := rc.conds; i < ps.conditions.len(); i++ {
+		c := ps.conditions.at(i)
 		if m, ok := d.readyMilestone(c, &rc.everReady); ok {
 			m.Offset = offsetFrom(ps.created(), &m)
 			j := rc.list.len()
@@ -121,7 +121,7 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 			rc.list.insert(j, m)
 		}
 	}
-	rc.conds = len(ps.conditions)
+	rc.conds = ps.conditions.len()
 	return rc.list.view()
 }
 
@@ -174,8 +174,8 @@ func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
 	if c := ps.firstCondition("ContainersReady", "True"); c != nil {
 		ms = append(ms, d.conditionMilestone(MContainersReady, c))
 	}
-	for i := range ps.conditions {
-		if m, ok := d.readyMilestone(&ps.conditions[i], &everReady); ok {
+	for i := range ps.conditions.len() {
+		if m, ok := d.readyMilestone(ps.conditions.at(i), &everReady); ok {
 			ms = append(ms, m)
 		}
 	}

@@ -8,7 +8,7 @@ type jobState struct {
 	last       *JobObservation
 	firstSeen  time.Time
 	lastSeen   time.Time
-	conditions []conditionChange
+	conditions seqBuilder[conditionChange]
 	deleted    *seen
 	events     seqBuilder[Event] // the Job's own Event occurrences
 
@@ -24,8 +24,8 @@ func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
 	s := newSeen(r, js.lastSeen)
 	js.last, js.lastSeen = j, r
 	for _, c := range j.Conditions {
-		if !hasConditionChange(js.conditions, c) {
-			js.conditions = append(js.conditions, conditionChange{c, s})
+		if !hasConditionChange(&js.conditions, c) {
+			js.conditions.insert(js.conditions.len(), conditionChange{c, s})
 		}
 	}
 	if t == Deleted && js.deleted == nil {
@@ -42,8 +42,8 @@ func (d *deriver) job(js *jobState) *Job {
 	out.Milestones = append(out.Milestones, Milestone{Kind: MCreated, At: j.Created, Earliest: created.lo,
 		Latest: created.hi, Source: SourceStatus,
 		Evidence: []Evidence{{What: "metadata.creationTimestamp", API: j.Created, Precision: "1s"}}})
-	for i := range js.conditions {
-		c := &js.conditions[i]
+	for i := range js.conditions.len() {
+		c := js.conditions.at(i)
 		if c.Status != "True" {
 			continue
 		}

@@ -15,7 +15,7 @@ type podState struct {
 	deletionAt    time.Time
 	deletionGrace int64
 	statuses      cowList[StatusChange]
-	conditions    []conditionChange
+	conditions    seqBuilder[conditionChange] // in blocks: appending never copies what is there
 	phases        []phaseChange
 	lanes         map[string]*laneState
 	laneOrder     []*laneState
@@ -95,12 +95,12 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 		ps.rowDirty = true
 	}
 	for _, c := range p.Conditions {
-		if !hasConditionChange(ps.conditions, c) {
+		if !hasConditionChange(&ps.conditions, c) {
 			// The pod row shows every Ready change, and the first PodScheduled and Initialized.
 			if (c.Type == "PodScheduled" || c.Type == "Initialized") && c.Status == "True" && ps.firstCondition(c.Type, "True") == nil {
 				ps.rowDirty = true
 			}
-			ps.conditions = append(ps.conditions, conditionChange{c, s})
+			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 		}
 	}
 	for i := range p.Containers {
@@ -120,10 +120,10 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 
 // hasConditionChange reports whether this transition (type, status and transition time) is the
 // latest known of its type.
-func hasConditionChange(list []conditionChange, c Condition) bool {
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Type == c.Type {
-			return list[i].Status == c.Status && list[i].LastTransition.Equal(c.LastTransition)
+func hasConditionChange(list *seqBuilder[conditionChange], c Condition) bool {
+	for i := list.len() - 1; i >= 0; i-- {
+		if l := list.at(i); l.Type == c.Type {
+			return l.Status == c.Status && l.LastTransition.Equal(c.LastTransition)
 		}
 	}
 	return false
@@ -150,8 +150,8 @@ func (ps *podState) addOcc(oc eventOcc) {
 }
 
 func (ps *podState) firstCondition(typ, status string) *conditionChange {
-	for i := range ps.conditions {
-		if c := &ps.conditions[i]; c.Type == typ && c.Status == status {
+	for i := range ps.conditions.len() {
+		if c := ps.conditions.at(i); c.Type == typ && c.Status == status {
 			return c
 		}
 	}
