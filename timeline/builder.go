@@ -207,7 +207,8 @@ func (b *Builder) release(ref objectRef, owner eventOwner) {
 	delete(b.waiting, ref)
 	for _, es := range list {
 		es.owner = owner
-		for _, oc := range es.occurrences {
+		for i := range es.occurrences.len() {
+			oc := *es.occurrences.at(i)
 			b.file(es, eventOcc{oc, es.last})
 		}
 	}
@@ -224,7 +225,8 @@ func (b *Builder) orphans() []Event {
 		}
 		kept = append(kept, ref)
 		for _, es := range b.waiting[ref] {
-			for _, oc := range es.occurrences {
+			for i := range es.occurrences.len() {
+				oc := *es.occurrences.at(i)
 				out = append(out, eventOcc{oc, es.last}.listEvent())
 			}
 		}

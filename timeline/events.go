@@ -9,8 +9,8 @@ import (
 // by raising count and lastTimestamp on the same object.
 type eventState struct {
 	last        *EventObservation
-	occurrences []occurrence
-	owner       eventOwner // where its occurrences are filed
+	occurrences seqBuilder[occurrence] // in blocks: a crash loop's BackOff has thousands
+	owner       eventOwner             // where its occurrences are filed
 }
 
 // occurrence is one time an Event happened, with what the Event said then.
@@ -32,14 +32,14 @@ type occurrence struct {
 func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, ok bool) {
 	es.last = e
 	count := max(e.Count, 1)
-	if n := len(es.occurrences); n > 0 && es.occurrences[n-1].count >= count {
+	if n := es.occurrences.len(); n > 0 && es.occurrences.at(n-1).count >= count {
 		return occurrence{}, false
 	}
 	oc = occurrence{count: count, received: r, typ: e.Type, message: e.Message}
 	if count > 1 {
 		oc.note = "repeat: count " + strconv.Itoa(int(count))
 	}
-	first := len(es.occurrences) == 0 && count == 1
+	first := es.occurrences.len() == 0 && count == 1
 	switch {
 	case first && !e.NameTime.IsZero():
 		// The name's suffix is the emitter's clock when it made the Event: the best time there is.
@@ -64,7 +64,7 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 	if !oc.nameTime.IsZero() {
 		oc.at = oc.nameTime
 	}
-	es.occurrences = append(es.occurrences, oc)
+	es.occurrences.insert(es.occurrences.len(), oc)
 	return oc, true
 }
 
