@@ -224,7 +224,7 @@ func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error
 	if r.hasAttempt {
 		found = c.Find(r.kind, r.attempt)
 	} else {
-		for _, run := range c.Runs {
+		for _, run := range c.Runs.Items() {
 			if m := c.Find(r.kind, run.Attempt); m != nil {
 				found = m
 				if !r.latest {

@@ -42,7 +42,7 @@ func testPod() *timeline.Pod {
 			ms("", timeline.MDeleting, 0, 20, 20, 20),
 		),
 		Containers: []timeline.Container{
-			{Name: "proxy", Kind: timeline.KindSidecar, RestartCount: 1, Runs: []*timeline.Run{
+			{Name: "proxy", Kind: timeline.KindSidecar, RestartCount: 1, Runs: timeline.SeqOf([]*timeline.Run{
 				{Attempt: 0, Milestones: []timeline.Milestone{
 					ms("proxy", timeline.MStart, 0, 1, 0.9, 1.1),
 					ms("proxy", timeline.MStarted, 0, 2, 1.5, 2.5),
@@ -54,15 +54,15 @@ func testPod() *timeline.Pod {
 					ms("proxy", timeline.MSigterm, 1, 21, 20.5, 22),
 					ms("proxy", timeline.MExit, 1, 22, 21.9, 22.1),
 				}},
-			}},
-			{Name: "app", Kind: timeline.KindApp, Runs: []*timeline.Run{
+			}...)},
+			{Name: "app", Kind: timeline.KindApp, Runs: timeline.SeqOf([]*timeline.Run{
 				{Attempt: 0, Milestones: []timeline.Milestone{
 					ms("app", timeline.MStart, 0, 3, 2.5, 3.5),
 					ms("app", timeline.MPreStop, 0, 19, nan, 19.5),
 					ms("app", timeline.MSigterm, 0, 20.5, 20, 21),
 					ms("app", timeline.MExit, 0, 23, 22, 23.999),
 				}},
-			}},
+			}...)},
 		},
 		Gaps: []timeline.Gap{
 			{Name: "app SIGTERM → app exit",

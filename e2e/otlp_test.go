@@ -105,7 +105,7 @@ func expectedSpans(p *timeline.Pod) int {
 	n := 1
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		n += max(len(c.Runs), 1) + len(c.Segments())
+		n += max(c.Runs.Len(), 1) + len(c.Segments())
 	}
 	return n
 }

@@ -54,7 +54,7 @@ func podSpan(p *timeline.Pod) span {
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		extend(c.End)
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			for j := range r.Milestones {
 				extend(r.Milestones[j].At)
 			}

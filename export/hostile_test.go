@@ -54,7 +54,7 @@ func hostileInput(t *testing.T) Input {
 		c := &p.Containers[i]
 		c.Name, c.State = fmt.Sprintf("%d-%s", i, h(i+3)), h(i+6)
 		var runs []*timeline.Run
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			nr := *r
 			nr.Milestones = append([]timeline.Milestone(nil), r.Milestones...)
 			for j := range nr.Milestones {
@@ -70,7 +70,7 @@ func hostileInput(t *testing.T) Input {
 			}
 			runs = append(runs, &nr)
 		}
-		c.Runs = runs
+		c.Runs = timeline.SeqOf(runs...)
 	}
 	p.Gaps = append([]timeline.Gap(nil), p.Gaps...)
 	for i := range p.Gaps {

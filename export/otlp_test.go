@@ -203,7 +203,7 @@ func TestOTLPTraceShape(t *testing.T) {
 				tl := tally{roots: 1, events: p.Milestones.Len()}
 				for ci := range p.Containers {
 					c := &p.Containers[ci]
-					tl.runs += max(len(c.Runs), 1)
+					tl.runs += max(c.Runs.Len(), 1)
 					tl.states += len(c.Segments())
 					tl.events += len(c.Milestones())
 				}

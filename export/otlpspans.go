@@ -114,7 +114,7 @@ type starter func(parent context.Context, id trace.SpanID, name string, from tim
 // lane in one state. A stretch belongs to the run whose first state change it follows; the
 // lane's first stretch (pending from the pod's creation) to the first run.
 func containerSpans(ctx context.Context, c *timeline.Container, uid string, s span, start starter) {
-	runs := c.Runs
+	runs := c.Runs.Slice()
 	if len(runs) == 0 {
 		runs = []*timeline.Run{{}}
 	}

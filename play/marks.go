@@ -36,7 +36,7 @@ func Marks(rec []timeline.Observation) map[string][]time.Time {
 		}
 	}
 	lastPod := map[string]*timeline.Pod{}
-	lastRuns := map[string]map[string][]*timeline.Run{}
+	lastRuns := map[string]map[string]timeline.Seq[*timeline.Run]{}
 	b := timeline.NewBuilder()
 	for i := 0; i < len(rec); {
 		t := rec[i].Received
@@ -63,14 +63,15 @@ func Marks(rec []timeline.Observation) map[string][]time.Time {
 			}
 			runs := lastRuns[p.UID]
 			if runs == nil {
-				runs = map[string][]*timeline.Run{}
+				runs = map[string]timeline.Seq[*timeline.Run]{}
 				lastRuns[p.UID] = runs
 			}
 			for ci := range p.Containers {
 				c := &p.Containers[ci]
 				was := runs[c.Name]
-				for ri, r := range c.Runs {
-					if ri < len(was) && was[ri] == r {
+				for ri, rp := range c.Runs.ChangedSince(was) { // the blocks of runs seen are skipped whole
+					r := *rp
+					if ri < was.Len() && was.At(ri) == r {
 						continue
 					}
 					for _, m := range r.Milestones {

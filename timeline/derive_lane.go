@@ -18,6 +18,9 @@ type laneCache struct {
 	before, after, during []time.Time
 	base                  []*Run // by attempt, before the final pass
 	version               int    // counts the times base was derived again
+	// changed is the first index of base derived again since the final pass last read it, plus
+	// one (zero: all of it, as at first).
+	changed int
 }
 
 // An Event belongs to a run in one of three ways. Some come before a run begins (the kubelet
@@ -152,6 +155,9 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	// The runs before `from` stay. No snapshot holds this slice (result copies it), so it is
 	// extended in place.
 	keep := sort.Search(len(lc.base), func(i int) bool { return lc.base[i].Attempt >= from })
+	if lc.changed > 0 {
+		lc.changed = min(lc.changed, keep+1)
+	}
 	base := lc.base[:keep]
 	var prevExit *Milestone // of the run before, which bounds the next one's start
 	if first > 0 {

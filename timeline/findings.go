@@ -150,7 +150,7 @@ func killedAfterGrace(p *Pod, _ *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			exit := r.find(MExit)
 			if exit == nil || exit.Signal != "SIGKILL" {
 				continue
@@ -235,7 +235,7 @@ func newReadyIndex(p *Pod) readyIndex {
 	idx := make(readyIndex, len(p.Containers))
 	for ci := range p.Containers {
 		var ms []*Milestone
-		for _, r := range p.Containers[ci].Runs {
+		for _, r := range p.Containers[ci].Runs.Items() {
 			for i := range r.Milestones {
 				if r.Milestones[i].Kind == MReady {
 					ms = append(ms, &r.Milestones[i])
@@ -280,8 +280,8 @@ func crashLoop(p *Pod, _ *podFacts) []Finding {
 			continue
 		}
 		var lastExit *Milestone
-		for j := len(c.Runs) - 1; j >= 0 && lastExit == nil; j-- {
-			lastExit = c.Runs[j].find(MExit)
+		for j := c.Runs.Len() - 1; j >= 0 && lastExit == nil; j-- {
+			lastExit = c.Runs.At(j).find(MExit)
 		}
 		text := fmt.Sprintf("%s %s restarted %d times; the kubelet backs off between runs (10 s, doubling, up to 5 min).",
 			c.Kind, quote(c.Name), c.RestartCount)

@@ -98,14 +98,15 @@ func lastExitAfter(p *Pod, t time.Time) *Milestone {
 	var last *Milestone
 	for ci := range p.Containers {
 		runs := p.Containers[ci].Runs
-		from := len(runs)
+		from := runs.Len()
 		for from > 0 {
-			if exit := runs[from-1].find(MExit); exit != nil && exit.Latest.Before(t) {
+			if exit := runs.At(from - 1).find(MExit); exit != nil && exit.Latest.Before(t) {
 				break
 			}
 			from--
 		}
-		for _, r := range runs[from:] {
+		for i := from; i < runs.Len(); i++ {
+			r := runs.At(i)
 			for i := range r.Milestones {
 				m := &r.Milestones[i]
 				if m.Kind == MExit && !m.Latest.Before(t) && (last == nil || m.At.After(last.At)) {
@@ -123,10 +124,10 @@ func ref(m *Milestone) MilestoneRef {
 
 // lastRun is the highest attempt with a start, restart or exit milestone, or -1.
 func (c *Container) lastRun() int32 {
-	for i := len(c.Runs) - 1; i >= 0; i-- {
-		for _, m := range c.Runs[i].Milestones {
+	for i := c.Runs.Len() - 1; i >= 0; i-- {
+		for _, m := range c.Runs.At(i).Milestones {
 			if m.Kind == MStart || m.Kind == MRestart || m.Kind == MExit {
-				return c.Runs[i].Attempt
+				return c.Runs.At(i).Attempt
 			}
 		}
 	}

@@ -5,25 +5,38 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestSnapshotsAreIncremental: a snapshot taken after every observation, re-deriving only what
-// changed, ends in exactly the timeline derived once from everything; and no snapshot is changed
-// by what comes after it.
+// changed, is exactly the timeline derived once from the observations up to it; and no snapshot
+// is changed by what comes after it.
+//
+// The crash loop also runs at 80 restarts, so that its lanes' runs fill several of the blocks
+// snapshots share (timeline.Seq), and its runs change far back as well as at the end.
 func TestSnapshotsAreIncremental(t *testing.T) {
+	type source struct{ name, recording string }
+	sources := []source{{"crashing-sidecar-80-restarts", "crashing-sidecar"}}
 	for _, name := range recordings.Names() {
-		t.Run(name, func(t *testing.T) {
-			f, err := recordings.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			_, items, _, err := watch.ReadAll(f, name)
-			if err != nil {
-				t.Fatal(err)
+		sources = append(sources, source{name, name})
+	}
+	for _, src := range sources {
+		t.Run(src.name, func(t *testing.T) {
+			var items []watch.Item
+			if src.name != src.recording {
+				items = recordingItems(t, src.recording, func(b []byte) ([]byte, error) { return synth.Restarts(80, b) })
+			} else {
+				f, err := recordings.Open(src.name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				if _, items, _, err = watch.ReadAll(f, src.name); err != nil {
+					t.Fatal(err)
+				}
 			}
 			obs := watch.Observations(items)
 			once := timeline.NewBuilder()
@@ -44,6 +57,17 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 			for i, s := range snaps {
 				if diff := cmp.Diff(dumps[i], dump(s)); diff != "" {
 					t.Fatalf("snapshot %d changed after it was taken (-then +now):\n%s", i, diff)
+				}
+			}
+			// And each snapshot (every few, to bound the time) is the timeline derived once from
+			// the observations up to it: nothing an earlier snapshot derived is left stale.
+			for i := 0; i < len(obs); i += 1 + len(obs)/150 {
+				fresh := timeline.NewBuilder()
+				for _, o := range obs[:i+1] {
+					fresh.Apply(o)
+				}
+				if diff := cmp.Diff(dump(fresh.Snapshot()), dumps[i]); diff != "" {
+					t.Fatalf("snapshot %d differs from one derived once from the same observations (-once +incremental):\n%s", i, diff)
 				}
 			}
 		})

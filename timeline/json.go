@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"slices"
 	"sort"
 	"time"
 )
@@ -63,7 +64,7 @@ func (p *Pod) MarshalJSON() ([]byte, error) {
 		c := &p.Containers[i]
 		cj := containerJSON{Name: c.Name, Kind: c.Kind, RestartCount: c.RestartCount, State: c.State,
 			Milestones: []Milestone{}, Segments: c.Segments()}
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			for j := range r.Milestones {
 				cj.Milestones = append(cj.Milestones, placed(&r.Milestones[j]))
 			}
@@ -94,35 +95,35 @@ func (p *Pod) UnmarshalJSON(b []byte) error {
 	p.memo.findingsOnce.Do(func() {})
 	for _, cj := range in.Containers {
 		c := Container{Name: cj.Name, Kind: cj.Kind, RestartCount: cj.RestartCount, State: cj.State, Since: p.Created}
-		for _, m := range cj.Milestones {
-			r := c.Run(m.Attempt)
-			if r == nil {
-				r = &Run{Attempt: m.Attempt}
-				c.Runs = insertRun(c.Runs, r)
+		var runs []*Run
+		run := func(a int32) *Run {
+			i := sort.Search(len(runs), func(i int) bool { return runs[i].Attempt >= a })
+			if i == len(runs) || runs[i].Attempt != a {
+				runs = slices.Insert(runs, i, &Run{Attempt: a})
 			}
+			return runs[i]
+		}
+		for _, m := range cj.Milestones {
+			r := run(m.Attempt)
 			r.Milestones = append(r.Milestones, m)
 		}
 		for _, l := range cj.Logs {
-			r := c.Run(l.Attempt)
-			if r == nil {
-				r = &Run{Attempt: l.Attempt}
-				c.Runs = insertRun(c.Runs, r)
-			}
 			rl := l.RunLog
-			r.Log = &rl
+			run(l.Attempt).Log = &rl
 		}
 		for i, s := range cj.Segments {
-			if len(c.Runs) == 0 {
-				c.Runs = []*Run{{}}
+			if len(runs) == 0 {
+				runs = []*Run{{}}
 			}
 			if i == 0 && s.State == StatePending {
 				continue // the lane's beginning: Since
 			}
-			c.Runs[0].Changes = append(c.Runs[0].Changes, StateChange{At: s.From, State: s.State, Reason: s.Reason})
+			runs[0].Changes = append(runs[0].Changes, StateChange{At: s.From, State: s.State, Reason: s.Reason})
 			if i == len(cj.Segments)-1 && !s.To.IsZero() {
 				c.End = s.To
 			}
 		}
+		c.Runs = SeqOf(runs...)
 		p.Containers = append(p.Containers, c)
 	}
 	return nil

@@ -29,8 +29,10 @@ func (l *passLane) milestones(a int32) []Milestone {
 }
 
 func (l *passLane) run(a int32) *Run {
-	c := Container{Runs: l.runs}
-	return c.Run(a)
+	if i := sort.Search(len(l.runs), func(i int) bool { return l.runs[i].Attempt >= a }); i < len(l.runs) && l.runs[i].Attempt == a {
+		return l.runs[i]
+	}
+	return nil
 }
 
 // find is attempt a's first milestone of that kind, to read.
@@ -73,10 +75,12 @@ func (l *passLane) lastRun() int32 {
 
 // result is the lane's runs after the pass: the base runs, and new ones for those it changed.
 // What the pass made last time is reused when it would come out the same: a run it changed in
-// the same way, and the whole list when the base runs and every change are as they were.
-func (l *passLane) result(created time.Time) []*Run {
+// the same way, and the whole list when the base runs and every change are as they were. The
+// list is kept in blocks, and only the runs that differ from last time's are written, so a
+// snapshot costs the runs that changed (usually the last), not the lane's whole history.
+func (l *passLane) result(created time.Time) Seq[*Run] {
 	fin := &l.ls.final
-	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && fin.runs != nil
+	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && l.ls.cache.changed > 0
 	var made map[int32]finalRun
 	if len(l.edits) > 0 {
 		made = make(map[int32]finalRun, len(l.edits))
@@ -94,28 +98,68 @@ func (l *passLane) result(created time.Time) []*Run {
 		made[a] = finalRun{base: base, ms: ms, out: out}
 		same = false
 	}
+	old := fin.edits
 	fin.edits, fin.version = made, l.ls.cache.version
 	if same {
-		return fin.runs
+		return fin.runs.view()
 	}
-	out := make([]*Run, len(l.runs), len(l.runs)+len(made))
-	copy(out, l.runs)
-	for a, f := range made {
-		if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
-			out[i] = f.out
-			continue
+	// The runs from the first base run derived again on, and the runs changed now or last time
+	// (the first run of a lane, say, which the next lane's start bounds), may differ from what was
+	// handed out: only they are compared and written.
+	lc := &l.ls.cache
+	from, inserted := lc.changed-1, false
+	lc.changed = len(l.runs) + 1
+	var at []int // the indexes of runs changed now or last time, before from
+	for _, edits := range [...]map[int32]finalRun{old, made} {
+		for a := range edits {
+			i := sort.Search(len(l.runs), func(i int) bool { return l.runs[i].Attempt >= a })
+			inserted = inserted || i == len(l.runs) || l.runs[i].Attempt != a
+			if i < from {
+				at = append(at, i)
+			}
 		}
-		out = insertRun(out, f.out)
 	}
-	fin.runs = out
-	return out
+	if from < 0 || inserted {
+		// A run the pass made that has no base run (rare), or the first list: put it together whole.
+		out := append(fin.scratch[:0], l.runs...)
+		for a, f := range made {
+			if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
+				out[i] = f.out
+				continue
+			}
+			out = insertRun(out, f.out)
+		}
+		assignSeq(&fin.runs, out, 0)
+		fin.scratch = out[:0]
+		return fin.runs.view()
+	}
+	for _, i := range at {
+		r := l.runs[i]
+		if f, ok := made[r.Attempt]; ok {
+			r = f.out
+		}
+		if *fin.runs.at(i) != r {
+			fin.runs.set(i, r)
+		}
+	}
+	out := fin.scratch[:0]
+	for _, r := range l.runs[from:] {
+		if f, ok := made[r.Attempt]; ok {
+			r = f.out
+		}
+		out = append(out, r)
+	}
+	assignSeq(&fin.runs, out, from)
+	fin.scratch = out[:0]
+	return fin.runs.view()
 }
 
 // laneFinal is what the final pass made of a lane last time.
 type laneFinal struct {
 	version int                // of the base runs it was made from
 	edits   map[int32]finalRun // the runs it changed, by attempt
-	runs    []*Run             // the lane's runs it handed out
+	runs    seqBuilder[*Run]   // the lane's runs it handed out
+	scratch []*Run             // where the runs that may have changed are put together
 }
 
 // finalRun is a run the final pass changed: from which base run, into what.

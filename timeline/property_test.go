@@ -71,7 +71,7 @@ func checkSnapshot(s timeline.Snapshot) error {
 		for ci := range p.Containers {
 			c := &p.Containers[ci]
 			var prevExit *timeline.Milestone
-			for _, r := range c.Runs {
+			for _, r := range c.Runs.Items() {
 				start := r.Milestones
 				_ = start
 				s := c.Find(timeline.MStart, r.Attempt)

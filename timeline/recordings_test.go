@@ -112,7 +112,7 @@ func dump(s timeline.Snapshot) string {
 			c := &p.Containers[i]
 			fmt.Fprintf(&b, "  container %s kind=%s restarts=%d state=%q\n", c.Name, c.Kind, c.RestartCount, c.State)
 			var list []*timeline.Milestone
-			for _, r := range c.Runs {
+			for _, r := range c.Runs.Items() {
 				list = append(list, ptrs(r.Milestones)...)
 			}
 			sort.SliceStable(list, func(i, j int) bool { return timeline.Before(list[i], list[j]) })

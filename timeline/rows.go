@@ -52,7 +52,7 @@ func (p *Pod) Rows() []Row {
 func (p *Pod) rowsNow() []Row {
 	n := p.Milestones.Len()
 	for _, c := range p.Containers {
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			n += len(r.Milestones)
 		}
 	}
@@ -62,7 +62,7 @@ func (p *Pod) rowsNow() []Row {
 	}
 	for ci := range p.Containers {
 		c := &p.Containers[ci]
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			for i := range r.Milestones {
 				rows = append(rows, Row{Milestone: &r.Milestones[i], Lane: c.Name, Kind: c.Kind})
 			}
@@ -80,7 +80,7 @@ func (p *Pod) rowsNow() []Row {
 // Milestones lists the container's milestones across its runs, in the order Before gives.
 func (c *Container) Milestones() []Milestone {
 	var out []Milestone
-	for _, r := range c.Runs {
+	for _, r := range c.Runs.Items() {
 		out = append(out, r.Milestones...)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return Before(&out[i], &out[j]) })
@@ -89,9 +89,9 @@ func (c *Container) Milestones() []Milestone {
 
 // Run is the container's run of that attempt, or nil.
 func (c *Container) Run(attempt int32) *Run {
-	i := sort.Search(len(c.Runs), func(i int) bool { return c.Runs[i].Attempt >= attempt })
-	if i < len(c.Runs) && c.Runs[i].Attempt == attempt {
-		return c.Runs[i]
+	i := sort.Search(c.Runs.Len(), func(i int) bool { return c.Runs.At(i).Attempt >= attempt })
+	if i < c.Runs.Len() && c.Runs.At(i).Attempt == attempt {
+		return c.Runs.At(i)
 	}
 	return nil
 }
@@ -138,13 +138,16 @@ func (p *Pod) Find(container string, kind MilestoneKind, attempt int32) *Milesto
 // Segments cuts the lane into stretches of one state each, from the pod's creation on: the
 // runs' state changes in order, a change to the state already shown dropped, and of changes at
 // the same instant the later one kept. The last segment is open (To zero) until End.
-func (c *Container) Segments() []Segment {
+func (c *Container) Segments() []Segment { return c.segments(0, c.Since) }
+
+// segments are the segments of the runs from index from on, pending from since if it is not zero.
+func (c *Container) segments(from int, since time.Time) []Segment {
 	var out []Segment
-	if !c.Since.IsZero() {
-		out = append(out, Segment{State: StatePending, From: c.Since})
+	if !since.IsZero() {
+		out = append(out, Segment{State: StatePending, From: since})
 	}
-	for _, r := range c.Runs {
-		for _, ch := range r.Changes {
+	for i := from; i < c.Runs.Len(); i++ {
+		for _, ch := range c.Runs.At(i).Changes {
 			out = addChange(out, ch)
 		}
 	}
@@ -157,17 +160,16 @@ func (c *Container) Segments() []Segment {
 // SegmentsFrom is Segments from about t on, for a view that shows a window from t: it reads the
 // runs from one before the last that began by t, so that the stretch t lies in is whole.
 func (c *Container) SegmentsFrom(t time.Time) []Segment {
-	i := len(c.Runs) - 1
+	i := c.Runs.Len() - 1
 	for ; i > 0; i-- {
-		if ch := c.Runs[i].Changes; len(ch) > 0 && !ch[0].At.After(t) {
+		if ch := c.Runs.At(i).Changes; len(ch) > 0 && !ch[0].At.After(t) {
 			break
 		}
 	}
 	if i = max(i-1, 0); i == 0 {
 		return c.Segments()
 	}
-	sub := Container{Runs: c.Runs[i:], End: c.End}
-	return sub.Segments()
+	return c.segments(i, time.Time{})
 }
 
 func addChange(out []Segment, c StateChange) []Segment {

@@ -54,6 +54,25 @@ func (s Seq[T]) All() iter.Seq2[int, *T] {
 	}
 }
 
+// At is item i.
+func (s Seq[T]) At(i int) T {
+	if k := i / blockSize; k < len(s.full) {
+		return s.full[k][i%blockSize]
+	}
+	return s.tail[i-len(s.full)*blockSize]
+}
+
+// Items yields each item, by value, with its index, in order: for a Seq of pointers.
+func (s Seq[T]) Items() iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		for i, p := range s.All() {
+			if !yield(i, *p) {
+				return
+			}
+		}
+	}
+}
+
 // Backward yields each item (read only) with its index, last first.
 func (s Seq[T]) Backward() iter.Seq2[int, *T] {
 	return func(yield func(int, *T) bool) {
@@ -230,6 +249,45 @@ func (sb *seqBuilder[T]) set(i int, v T) {
 		sb.tailShared = false
 	}
 	sb.tail[i-len(sb.full)*blockSize] = v
+}
+
+// truncate drops the items from index n on.
+func (sb *seqBuilder[T]) truncate(n int) {
+	if n >= sb.n {
+		return
+	}
+	sb.last = nil
+	nf := len(sb.full) * blockSize
+	if n < nf {
+		// The block n falls in becomes the tail; the blocks after it go. The list of blocks a view
+		// holds is not shortened in place: a later block appended would write into it.
+		k := n / blockSize
+		sb.tail = append(make([]T, 0, blockSize), sb.full[k][:n%blockSize]...)
+		sb.full = append([][]T(nil), sb.full[:k]...)
+		sb.ownBlock = make([]bool, k) // the blocks kept may be a view's: copy before a change
+		sb.fullShared, sb.tailShared = false, false
+	} else if sb.tailShared {
+		sb.tail = append(make([]T, 0, blockSize), sb.tail[:n-nf]...)
+		sb.tailShared = false
+	} else {
+		clear(sb.tail[n-nf:])
+		sb.tail = sb.tail[:n-nf]
+	}
+	sb.n = n
+}
+
+// assignSeq makes sb hold its items before index from, then items, changing only the items
+// that differ.
+func assignSeq[T comparable](sb *seqBuilder[T], items []T, from int) {
+	for j, v := range items {
+		switch i := from + j; {
+		case i >= sb.len():
+			sb.insert(i, v)
+		case *sb.at(i) != v:
+			sb.set(i, v)
+		}
+	}
+	sb.truncate(from + len(items))
 }
 
 // reset replaces every item.

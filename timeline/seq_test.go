@@ -71,3 +71,59 @@ func TestSeqBuilder(t *testing.T) {
 		t.Errorf("5 appended: ChangedSince yields %d items", changed)
 	}
 }
+
+// TestAssignSeq gives a seqBuilder lists that change as a lane's runs do (the last few replaced,
+// some appended, now and then some dropped, now and then one far back replaced), taking a view
+// after each: every view holds its list, whatever came after, and At and Items read it.
+func TestAssignSeq(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var sb seqBuilder[int]
+	var list []int
+	type taken struct {
+		view Seq[int]
+		want []int
+	}
+	var views []taken
+	next := 0
+	for range 2000 {
+		list = slices.Clone(list)
+		switch r.IntN(10) {
+		case 0:
+			list = list[:max(len(list)-r.IntN(70), 0)] // dropped, maybe across blocks
+		case 1:
+			if len(list) > 0 {
+				list[r.IntN(len(list))] = next // far back
+				next++
+			}
+		default:
+			for i := max(len(list)-2, 0); i < len(list); i++ {
+				list[i] = next
+				next++
+			}
+			for range r.IntN(3) {
+				list = append(list, next)
+				next++
+			}
+		}
+		from := 0
+		if r.IntN(2) == 0 {
+			// Say where the list may begin to differ: at or before where it does.
+			for from < min(len(list), sb.len()) && *sb.at(from) == list[from] {
+				from++
+			}
+			from = max(from-r.IntN(3), 0)
+		}
+		assignSeq(&sb, list[from:], from)
+		views = append(views, taken{sb.view(), list})
+	}
+	for k, v := range views {
+		if got := v.view.Slice(); !slices.Equal(got, v.want) || v.view.Len() != len(v.want) {
+			t.Fatalf("view %d: %d items, want %d (or they changed after it was taken)", k, len(got), len(v.want))
+		}
+		for i, x := range v.view.Items() {
+			if x != v.want[i] || v.view.At(i) != x {
+				t.Fatalf("view %d, item %d: Items %d, At %d, want %d", k, i, x, v.view.At(i), v.want[i])
+			}
+		}
+	}
+}

@@ -79,7 +79,7 @@ type Container struct {
 	State        string        `json:"state"` // the latest state, as a short phrase
 	// Runs are the lane's attempts in order, each with its milestones and state changes. An
 	// attempt appears once anything belongs to it (a wait, a back-off, an Event, a run).
-	Runs []*Run `json:"-"`
+	Runs Seq[*Run] `json:"-"`
 	// Since is when the lane begins, pending: the pod's creation. End is when it ends: the pod's
 	// deletion from the API; zero while it is open.
 	Since, End time.Time `json:"-"`

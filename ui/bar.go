@@ -160,7 +160,7 @@ func laneMarks(p *timeline.Pod, i int) []markRef {
 			}
 		}
 	} else {
-		for _, r := range p.Containers[i].Runs {
+		for _, r := range p.Containers[i].Runs.Items() {
 			for j := range r.Milestones {
 				if m := &r.Milestones[j]; m.Kind != timeline.MCreated && m.Kind != timeline.MWaiting {
 					out = append(out, newMarkRef(m))

@@ -49,14 +49,16 @@ func fixtureLane(c timeline.Container, created time.Time, milestones []timeline.
 	if len(attempts) == 0 {
 		attempts = []int32{0}
 	}
+	var runs []*timeline.Run
 	for _, a := range attempts {
 		ms := byAttempt[a]
 		sort.SliceStable(ms, func(i, j int) bool { return timeline.Before(&ms[i], &ms[j]) })
-		c.Runs = append(c.Runs, &timeline.Run{Attempt: a, Milestones: ms})
+		runs = append(runs, &timeline.Run{Attempt: a, Milestones: ms})
 	}
 	for _, s := range segs {
-		c.Runs[0].Changes = append(c.Runs[0].Changes, timeline.StateChange{At: s.From, State: s.State, Reason: s.Reason})
+		runs[0].Changes = append(runs[0].Changes, timeline.StateChange{At: s.From, State: s.State, Reason: s.Reason})
 	}
+	c.Runs = timeline.SeqOf(runs...)
 	return c
 }
 

@@ -69,14 +69,16 @@ func fuzzPod(text string, times []int64) *timeline.Pod {
 		name := str(c + 10)
 		ct := timeline.Container{Name: name, Kind: timeline.ContainerKind(str(c + 11)), RestartCount: int32(c * 3),
 			State: str(c + 12), Since: tm(c), End: tm(c + 9)}
+		var runs []*timeline.Run
 		for a := range 1 + c {
 			r := &timeline.Run{Attempt: int32(a)}
 			for i := range 3 {
 				r.Milestones = append(r.Milestones, mk(a*3+i+c, name))
 				r.Changes = append(r.Changes, timeline.StateChange{At: tm(a*3 + i + c), State: states[(a+i)%len(states)], Reason: str(i)})
 			}
-			ct.Runs = append(ct.Runs, r)
+			runs = append(runs, r)
 		}
+		ct.Runs = timeline.SeqOf(runs...)
 		p.Containers = append(p.Containers, ct)
 	}
 	p.Gaps = []timeline.Gap{{Name: str(13), Span: timeline.Span{Value: dur(1), Min: dur(2), Max: dur(3)}}}

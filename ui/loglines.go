@@ -23,7 +23,7 @@ type logSpan struct {
 // in time order.
 func laneLogs(p *timeline.Pod, i int) []logSpan {
 	var out []logSpan
-	for _, r := range p.Containers[i].Runs {
+	for _, r := range p.Containers[i].Runs.Items() {
 		l := r.Log
 		if l == nil {
 			continue

@@ -19,7 +19,7 @@ func loggedPod() *timeline.Pod {
 	p := &timeline.Pod{Name: "p", UID: "uid-p", Created: at(0)}
 	c := fixtureLane(timeline.Container{Name: "app", Kind: timeline.KindApp}, at(0), nil,
 		[]timeline.Segment{seg(timeline.StateReady, "", 0, 10), seg(timeline.StateTerminated, "", 10, -1)})
-	c.Runs[0].Log = &timeline.RunLog{First: at(1.5), Last: at(5.25), Lines: 33, PerSecond: timeline.SeqOf(
+	c.Runs.At(0).Log = &timeline.RunLog{First: at(1.5), Last: at(5.25), Lines: 33, PerSecond: timeline.SeqOf(
 		timeline.LogCount{At: at(1), Lines: 1}, timeline.LogCount{At: at(2), Lines: 30}, timeline.LogCount{At: at(5), Lines: 2})}
 	p.Containers = []timeline.Container{c}
 	return p
@@ -62,7 +62,7 @@ func TestPlaceLogs(t *testing.T) {
 // A container without a log read, or that wrote nothing, keeps its plain fill.
 func TestPlaceLogsSilent(t *testing.T) {
 	p := loggedPod()
-	p.Containers[0].Runs[0].Log = nil
+	p.Containers[0].Runs.At(0).Log = nil
 	f := &frame{st: plainStyles(), cache: newViewCache(), width: 12}
 	w := newWindow(at(0), at(12), 12)
 	if got := ansi.Strip(containerBar(f, p, 0, &w, at(12))); got != "██████████──" {

@@ -36,8 +36,8 @@ type Plain struct {
 // plainPod is what Plain has seen of one pod.
 type plainPod struct {
 	pod   *timeline.Pod
-	runs  map[string][]*timeline.Run // the lanes' runs as last seen, by container
-	lines map[plainKey]*plainLine    // the lines known
+	runs  map[string]timeline.Seq[*timeline.Run] // the lanes' runs as last seen, by container
+	lines map[plainKey]*plainLine                // the lines known
 }
 
 // plainKey identifies a milestone across snapshots: a later count of the same Event is new,
@@ -121,7 +121,7 @@ func (p *Plain) note(n string) {
 func (p *Plain) podFresh(pod *timeline.Pod) {
 	pp := p.pods[pod.UID]
 	if pp == nil {
-		pp = &plainPod{runs: map[string][]*timeline.Run{}, lines: map[plainKey]*plainLine{}}
+		pp = &plainPod{runs: map[string]timeline.Seq[*timeline.Run]{}, lines: map[plainKey]*plainLine{}}
 		p.pods[pod.UID] = pp
 	}
 	if pp.pod == pod {
@@ -147,8 +147,9 @@ func (p *Plain) podFresh(pod *timeline.Pod) {
 	for ci := range pod.Containers {
 		c := &pod.Containers[ci]
 		seen := pp.runs[c.Name]
-		for ri, r := range c.Runs {
-			if ri < len(seen) && seen[ri] == r {
+		for ri, rp := range c.Runs.ChangedSince(seen) { // the blocks of runs seen are skipped whole
+			r := *rp
+			if ri < seen.Len() && seen.At(ri) == r {
 				continue
 			}
 			for i := range r.Milestones {

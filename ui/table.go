@@ -66,7 +66,7 @@ func measureTable(p *timeline.Pod, pt podTimes) tableWidths {
 	tw := tableWidths{rows: len(rows), lane: len("pod")}
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		for _, r := range c.Runs {
+		for _, r := range c.Runs.Items() {
 			if len(r.Milestones) > 0 {
 				tw.lane = max(tw.lane, cellWidth(Safe(c.Name)))
 				break

@@ -90,7 +90,7 @@ func (pt podTimes) offAxis(p *timeline.Pod) int {
 		}
 	}
 	for i := range p.Containers {
-		for _, r := range p.Containers[i].Runs {
+		for _, r := range p.Containers[i].Runs.Items() {
 			for j := range r.Milestones {
 				if !pt.placed(r.Milestones[j].At) {
 					n++
@@ -105,7 +105,7 @@ func (pt podTimes) offAxis(p *timeline.Pod) int {
 func rowCount(p *timeline.Pod) int {
 	n := p.Milestones.Len()
 	for i := range p.Containers {
-		for _, r := range p.Containers[i].Runs {
+		for _, r := range p.Containers[i].Runs.Items() {
 			n += len(r.Milestones)
 		}
 	}

@@ -66,9 +66,9 @@ func TestViewRunningPod(t *testing.T) {
 func TestViewSizes(t *testing.T) {
 	odd := timeline.Snapshot{Pods: []*timeline.Pod{{UID: "odd", Name: "odd",
 		Containers: []timeline.Container{{Name: "a-container-with-a-very-long-name-indeed", Kind: "strange",
-			Runs: []*timeline.Run{{
+			Runs: timeline.SeqOf(&timeline.Run{
 				Changes:    []timeline.StateChange{{State: timeline.StateRunning, At: at(5)}},
-				Milestones: []timeline.Milestone{{Kind: "unheard-of", At: at(-3)}}}}}},
+				Milestones: []timeline.Milestone{{Kind: "unheard-of", At: at(-3)}}})}},
 		Events: timeline.SeqOf(timeline.Event{Object: "Pod/odd", Message: strings.Repeat("long ", 50)})}}}
 	for _, styles := range []Styles{plainStyles(), colourStyles()} {
 		models := map[string]Model{

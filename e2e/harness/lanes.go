@@ -30,7 +30,7 @@ func Milestones(p *timeline.Pod, container string) []*timeline.Milestone {
 	if c == nil {
 		return nil
 	}
-	for _, r := range c.Runs {
+	for _, r := range c.Runs.Items() {
 		for i := range r.Milestones {
 			out = append(out, &r.Milestones[i])
 		}
