@@ -49,6 +49,13 @@ type runLogStats struct {
 	// Unmarked are the texts of lines that matched no mark: none may be kept without
 	// --record-log-text.
 	Unmarked []string
+	LenRuns  []lenRun // the lines' lengths in order, consecutive equal lengths counted once
+}
+
+// lenRun is Count consecutive lines of Len bytes, stamped First to Last.
+type lenRun struct {
+	Len, Count  int
+	First, Last time.Time
 }
 
 // recordingStats is what a recording holds: its size, its header, its items by kind, its notes,
@@ -122,6 +129,12 @@ func (s *recordingStats) addLog(c *watch.ContainerLog) {
 	r.Attempt = max(r.Attempt, c.Attempt)
 	r.End = r.End || c.End
 	for _, l := range c.Lines {
+		if n := len(r.LenRuns); n > 0 && r.LenRuns[n-1].Len == l.Len {
+			r.LenRuns[n-1].Count++
+			r.LenRuns[n-1].Last = l.At
+		} else {
+			r.LenRuns = append(r.LenRuns, lenRun{Len: l.Len, Count: 1, First: l.At, Last: l.At})
+		}
 		r.Lines++
 		r.Bytes += l.Len
 		r.MaxLen = max(r.MaxLen, l.Len)
