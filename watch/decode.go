@@ -59,12 +59,9 @@ type wireObject struct {
 // lineDecoder decodes item lines; each decoding worker has its own.
 type lineDecoder struct {
 	specs specCache
-	opts  json.Options
 }
 
-func newLineDecoder() *lineDecoder {
-	return &lineDecoder{opts: decodeOptions}
-}
+func newLineDecoder() *lineDecoder { return &lineDecoder{} }
 
 // decodeLine decodes one item line, with a decoder of its own.
 func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
@@ -72,7 +69,7 @@ func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
 // decode decodes one item line in a single pass.
 func (d *lineDecoder) decode(b []byte) (decoded, error) {
 	l := wireLine{Object: wireObject{specs: &d.specs}}
-	if err := json.Unmarshal(b, &l, d.opts); err != nil {
+	if err := json.Unmarshal(b, &l, decodeOptions); err != nil {
 		if l.Object.err != nil {
 			return decoded{}, fmt.Errorf("malformed object: %w", l.Object.err)
 		}
