@@ -67,36 +67,45 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 		o.Requests = resources(resourcehelper.PodRequests(p, resourcehelper.PodResourcesOptions{}))
 		o.Limits = resources(resourcehelper.PodLimits(p, resourcehelper.PodResourcesOptions{}))
 	}
+	// Sized once: a pod is translated on every update.
+	if n := len(p.Status.Conditions); n > 0 {
+		o.Conditions = make([]timeline.Condition, 0, n)
+	}
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
 			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
 	}
-	statuses := func(list []corev1.ContainerStatus) map[string]*corev1.ContainerStatus {
-		m := map[string]*corev1.ContainerStatus{}
-		for i := range list {
-			m[list[i].Name] = &list[i]
-		}
-		return m
+	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > 0 {
+		o.Containers = make([]timeline.ContainerObservation, 0, n)
 	}
-	initStatus, appStatus, ephStatus := statuses(p.Status.InitContainerStatuses),
-		statuses(p.Status.ContainerStatuses), statuses(p.Status.EphemeralContainerStatuses)
 	for i := range p.Spec.InitContainers {
 		c := &p.Spec.InitContainers[i]
 		kind := timeline.KindInit
 		if isSidecar(c) {
 			kind = timeline.KindSidecar
 		}
-		o.Containers = append(o.Containers, observeContainer(c, kind, initStatus[c.Name]))
+		o.Containers = append(o.Containers, observeContainer(c, kind, statusOf(p.Status.InitContainerStatuses, c.Name)))
 	}
 	for i := range p.Spec.Containers {
 		c := &p.Spec.Containers[i]
-		o.Containers = append(o.Containers, observeContainer(c, timeline.KindApp, appStatus[c.Name]))
+		o.Containers = append(o.Containers, observeContainer(c, timeline.KindApp, statusOf(p.Status.ContainerStatuses, c.Name)))
 	}
 	for i := range p.Spec.EphemeralContainers {
 		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, ephStatus[c.Name]))
+		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, statusOf(p.Status.EphemeralContainerStatuses, c.Name)))
 	}
 	return o
+}
+
+// statusOf is the status of the named container in list (the last, should a name repeat), or
+// nil. A pod has few containers: a look through the list costs less than a map of it.
+func statusOf(list []corev1.ContainerStatus, name string) *corev1.ContainerStatus {
+	for i := len(list) - 1; i >= 0; i-- {
+		if list[i].Name == name {
+			return &list[i]
+		}
+	}
+	return nil
 }
 
 func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *corev1.ContainerStatus) timeline.ContainerObservation {
