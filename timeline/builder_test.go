@@ -1,6 +1,8 @@
 package timeline_test
 
 import (
+	"github.com/google/go-cmp/cmp"
+
 	"strings"
 	"testing"
 	"time"
@@ -214,6 +216,36 @@ func TestStartedEventBeforeStatus(t *testing.T) {
 	m = find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
 	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(1.9)) || !m.Latest.Equal(sec(2.6)) {
 		t.Errorf("start from status and Event: %+v", m)
+	}
+}
+
+// TestStartedEventAfterStatus: the Started Event comes after the status that showed the run,
+// with a snapshot between. The run derived again then keeps its bounds but is placed by the
+// Event and cites it, as if derived once: a run derived again is kept only if nothing changed.
+func TestStartedEventAfterStatus(t *testing.T) {
+	started := &timeline.EventObservation{UID: "ev-started", Namespace: "ns", Name: "p.x", InvolvedKind: "Pod",
+		InvolvedName: "p", InvolvedUID: "a", Container: "app", FieldPath: "spec.containers{app}", Reason: "Started",
+		Count: 1, First: sec(2), Last: sec(2), NameTime: sec(2.3)}
+	obs := []timeline.Observation{
+		{Received: sec(2.6), Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 2, false, "c1"))},
+		{Received: sec(2.65), Type: timeline.Added, Event: started},
+	}
+	b := timeline.NewBuilder()
+	b.Apply(obs[0])
+	before := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	b.Apply(obs[1])
+	after := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	once := timeline.NewBuilder()
+	for _, o := range obs {
+		once.Apply(o)
+	}
+	want := find(t, once.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	if diff := cmp.Diff(want, after); diff != "" {
+		t.Errorf("start after the Event, snapshot between (-once +incremental):\n%s", diff)
+	}
+	if !before.Earliest.Equal(after.Earliest) || !before.Latest.Equal(after.Latest) || before.At.Equal(after.At) ||
+		len(after.Evidence) != len(before.Evidence)+1 {
+		t.Errorf("the Event should move the start within the same bounds and add evidence: before %+v, after %+v", before, after)
 	}
 }
 

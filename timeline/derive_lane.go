@@ -17,6 +17,7 @@ type laneCache struct {
 	// Event that comes before a start can belong to instances[:i+1], and so on; zero is no end.
 	before, after, during []time.Time
 	base                  []*Run // by attempt, before the final pass
+	old                   []*Run // while base is derived again: its runs from then on, as they were
 	version               int    // counts the times base was derived again
 	// changed is the first index of base derived again since the final pass last read it, plus
 	// one (zero: all of it, as at first).
@@ -82,35 +83,58 @@ func (lc *laneCache) attemptAt(reason string, t time.Time) int32 {
 
 // occsOf are the occurrences of one reason (in time order) that belong to attempt a.
 func (lc *laneCache) occsOf(reason string, list []eventOcc, a int32) []eventOcc {
-	if len(list) == 0 {
-		return nil
-	}
-	b := lc.bounds(reason)
+	return lc.occsIn(lc.window(a), reason, list)
+}
+
+// occWindow is where an attempt stands among the instances, for filing Events under it: at
+// instance i (known), just after the last one (next), or between two known runs (neither).
+type occWindow struct {
+	i           int
+	known, next bool
+}
+
+func (lc *laneCache) window(a int32) occWindow {
 	i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a })
-	var lo, hi int // list[lo:hi] is the window
-	switch {
-	case i < len(lc.attempts) && lc.attempts[i] == a:
-		if i > 0 {
-			lo = upperBound(list, b[i-1])
-		}
-		hi = upperBound(list, b[i])
-	case i == len(lc.attempts) && (i == 0 || a == lc.attempts[i-1]+1):
-		if i > 0 {
-			lo = upperBound(list, b[i-1])
-		}
-		hi = len(list)
-	default:
-		return nil // an attempt between two known runs: no Event is filed under it
+	return occWindow{i: i, known: i < len(lc.attempts) && lc.attempts[i] == a,
+		next: i == len(lc.attempts) && (i == 0 || a == lc.attempts[i-1]+1)}
+}
+
+// occsIn are the occurrences of one reason (in time order) filed in window w.
+func (lc *laneCache) occsIn(w occWindow, reason string, list []eventOcc) []eventOcc {
+	if len(list) == 0 || !w.known && !w.next {
+		return nil // none, or an attempt between two known runs: no Event is filed under it
+	}
+	b, starts := lc.bounds(reason), startsRun(reason)
+	lo, hi := 0, len(list) // list[lo:hi] is the window
+	if w.i > 0 {
+		lo = upperBoundOf(list, b[w.i-1], starts)
+	}
+	if w.known {
+		hi = upperBoundOf(list, b[w.i], starts)
 	}
 	return list[lo:hi]
 }
 
 // upperBound is the index of the first occurrence (by occKey) after t; zero t is after everything.
 func upperBound(list []eventOcc, t time.Time) int {
+	if len(list) == 0 {
+		return 0
+	}
+	return upperBoundOf(list, t, startsRun(list[0].ev.Reason))
+}
+
+// upperBoundOf is upperBound for a list of one reason, which startsRun says of.
+func upperBoundOf(list []eventOcc, t time.Time, starts bool) int {
 	if t.IsZero() {
 		return len(list)
 	}
-	return sort.Search(len(list), func(i int) bool { return occKey(list[i]).After(t) })
+	return sort.Search(len(list), func(i int) bool {
+		oc := &list[i]
+		if starts && !oc.when.lo.IsZero() {
+			return oc.when.lo.After(t)
+		}
+		return oc.at.After(t)
+	})
 }
 
 // deriveLane brings the lane's base runs up to date: those from the first dirty attempt on are
@@ -159,6 +183,9 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		lc.changed = min(lc.changed, keep+1)
 	}
 	base := lc.base[:keep]
+	// The runs derived last time from `from` on: one derived again the same is kept.
+	lc.old = append(lc.old[:0], lc.base[keep:]...)
+	oi := 0
 	var prevExit *Milestone // of the run before, which bounds the next one's start
 	if first > 0 {
 		prevExit = lc.exitOf(first - 1)
@@ -170,7 +197,14 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 			i < len(lc.attempts) && lc.attempts[i] == a {
 			sr, in = statusRuns[i-first], ls.instances[i]
 		}
-		r := d.baseRun(ps, ls, a, in, sr, prevExit)
+		for oi < len(lc.old) && lc.old[oi].Attempt < a {
+			oi++
+		}
+		var old *Run
+		if oi < len(lc.old) {
+			old = lc.old[oi]
+		}
+		r := d.baseRun(ps, ls, a, in, sr, prevExit, old)
 		if e := r.find(MExit); e != nil {
 			prevExit = e
 		}
@@ -178,6 +212,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 			base = append(base, r)
 		}
 	}
+	clear(lc.old)
 	lc.base = base
 	return base
 }
@@ -225,7 +260,7 @@ func (lc *laneCache) hasOccsAfterLast(ls *laneState) bool {
 		if n == 0 {
 			return true
 		}
-		if b := lc.bounds(reason)[n-1]; !b.IsZero() && occKey(list[len(list)-1]).After(b) {
+		if b := lc.bounds(reason)[n-1]; !b.IsZero() && occKey(&list[len(list)-1]).After(b) {
 			return true
 		}
 	}

@@ -43,11 +43,12 @@ func startKind(attempt int32) MilestoneKind {
 // the run's status-based milestones sr (nil if the status never showed the run), the Events filed
 // under it, the waits before it, and how it stopped if the kubelet stopped it on its own (a
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
-func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone) *Run {
+func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone, old *Run) *Run {
 	spec := ls.spec
 	created := ps.created()
 	lc := &ls.cache
-	occs := func(reason string) []eventOcc { return lc.occsOf(reason, ls.occs[reason], a) }
+	w := lc.window(a)
+	occs := func(reason string) []eventOcc { return lc.occsIn(w, reason, ls.occs[reason]) }
 	ms := d.scratch[:0] // built here, then copied to a slice of its size
 	implied := false    // the run's exit is implied by the next run
 	if sr == nil {
@@ -133,9 +134,13 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		ms = append(ms, m)
 	}
 	d.scratch = ms[:0]
-	r := newRun(a, slices.Clone(ms), waits, created)
-	r.Log = runLog(lr)
-	return r
+	placeMilestones(ms, created)
+	d.changes = appendChanges(d.changes[:0], a, ms, waits)
+	if old != nil && old.Attempt == a && sameRun(old, ms, d.changes, lr) {
+		return old // derived again, the same: snapshots that hold it need not change
+	}
+	return &Run{Attempt: a, Milestones: slices.Clone(ms), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
+		Log: runLog(lr)}
 }
 
 // impliedExit is the exit of run a that the status never showed (the kubelet restarted it
@@ -250,9 +255,10 @@ func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones 
 			recv = in.run.at
 			iv = d.bound(iv, time.Time{}, recv)
 		}
+		// Room for the Events runEvidence adds (Created, Started), so that adding them does not copy it.
+		ev := append(make([]Evidence, 0, 3), Evidence{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv})
 		r.start = &Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
-			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-			Evidence: []Evidence{{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv}}}
+			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus, Evidence: ev}
 	} else if in.run != nil {
 		// Known to run, but not since when: between the observation before and the one that showed it.
 		m := observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)

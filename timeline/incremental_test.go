@@ -1,6 +1,7 @@
 package timeline_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -18,27 +19,33 @@ import (
 // The crash loop also runs at 80 restarts, so that its lanes' runs fill several of the blocks
 // snapshots share (timeline.Seq), and its runs change far back as well as at the end.
 func TestSnapshotsAreIncremental(t *testing.T) {
-	type source struct{ name, recording string }
-	sources := []source{{"crashing-sidecar-80-restarts", "crashing-sidecar"}}
+	type source struct {
+		name, recording string
+		late            bool // each Event comes after the next pod update, not before it
+	}
+	sources := []source{{name: "crashing-sidecar-80-restarts", recording: "crashing-sidecar"}}
 	for _, name := range recordings.Names() {
-		sources = append(sources, source{name, name})
+		sources = append(sources, source{name: name, recording: name}, source{name: name + "-events-late", recording: name, late: true})
 	}
 	for _, src := range sources {
 		t.Run(src.name, func(t *testing.T) {
 			var items []watch.Item
-			if src.name != src.recording {
+			if src.name == src.recording+"-80-restarts" {
 				items = recordingItems(t, src.recording, func(b []byte) ([]byte, error) { return synth.Restarts(80, b) })
 			} else {
-				f, err := recordings.Open(src.name)
+				f, err := recordings.Open(src.recording)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				if _, items, _, err = watch.ReadAll(f, src.name); err != nil {
+				if _, items, _, err = watch.ReadAll(f, src.recording); err != nil {
 					t.Fatal(err)
 				}
 			}
 			obs := watch.Observations(items)
+			if src.late {
+				obs = eventsLate(obs)
+			}
 			once := timeline.NewBuilder()
 			for _, o := range obs {
 				once.Apply(o)
@@ -72,4 +79,18 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 			}
 		})
 	}
+}
+
+// eventsLate moves each Event observation after the pod update that follows it: what the
+// timeline derived from a status must change again when the Event that refines it comes after.
+func eventsLate(obs []timeline.Observation) []timeline.Observation {
+	out := slices.Clone(obs)
+	for i := 0; i+1 < len(out); i++ {
+		if out[i].Event != nil && out[i+1].Pod != nil {
+			out[i], out[i+1] = out[i+1], out[i]
+			out[i].Received, out[i+1].Received = out[i+1].Received, out[i].Received // still in the order received
+			i++
+		}
+	}
+	return out
 }

@@ -253,7 +253,7 @@ func (ls *laneState) addOcc(oc eventOcc) {
 		probeTimedOut.MatchString(oc.message) {
 		ls.startupTimedOut = true
 	}
-	a := ls.cache.attemptAt(reason, occKey(oc))
+	a := ls.cache.attemptAt(reason, occKey(&oc))
 	if startsRun(reason) {
 		a-- // it comes before a's start, so after the run before ended: it bounds that end
 	}
@@ -262,8 +262,8 @@ func (ls *laneState) addOcc(oc eventOcc) {
 
 // insertOcc puts oc in a list in order (of occKey), after every occurrence at or before it.
 func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
-	k := occKey(oc)
-	i := sort.Search(len(list), func(i int) bool { return occKey(list[i]).After(k) })
+	k := occKey(&oc)
+	i := sort.Search(len(list), func(i int) bool { return occKey(&list[i]).After(k) })
 	list = append(list, eventOcc{})
 	copy(list[i+1:], list[i:])
 	list[i] = oc
@@ -273,7 +273,7 @@ func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
 // occKey is the time an occurrence is filed by: for an Event that comes before a run starts, the
 // earliest it may have happened (a whole-second Event is placed when it arrived, which can be
 // after the start it came before); for the others, its estimate.
-func occKey(oc eventOcc) time.Time {
+func occKey(oc *eventOcc) time.Time {
 	if startsRun(oc.ev.Reason) && !oc.when.lo.IsZero() {
 		return oc.when.lo
 	}

@@ -9,22 +9,28 @@ import (
 // newRun makes attempt a's Run from its milestones: sorted, each with its offset from the pod's
 // creation, and the lane's state changes they (and waits, the waits before the run) make.
 func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run {
+	placeMilestones(ms, created)
+	return &Run{Attempt: a, Milestones: ms, Changes: appendChanges(make([]StateChange, 0, len(waits)+len(ms)), a, ms, waits)}
+}
+
+// placeMilestones puts a run's milestones in order and sets their offsets from the pod's creation.
+func placeMilestones(ms []Milestone, created time.Time) {
 	sortMilestones(ms)
 	for i := range ms {
 		ms[i].Offset = offsetFrom(created, &ms[i])
 	}
-	return &Run{Attempt: a, Milestones: ms, Changes: changes(a, ms, waits)}
 }
 
-// changes are where the run's milestones (and its waits) move the lane into another state, in
-// time order; at one instant, in the order the states follow each other.
-func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
-	out := make([]StateChange, 0, len(waits)+len(ms))
+// appendChanges appends where the run's milestones (and its waits) move the lane into another
+// state, in time order; at one instant, in the order the states follow each other.
+func appendChanges(out []StateChange, a int32, ms []Milestone, waits []waitChange) []StateChange {
+	n := len(out)
 	for _, w := range waits {
 		out = append(out, StateChange{w.at, StateWaiting, w.reason})
 	}
 	started := false
-	for _, m := range ms {
+	for i := range ms {
+		m := &ms[i]
 		switch m.Kind {
 		case MStart, MRestart:
 			out = append(out, StateChange{m.At, StateRunning, ""})
@@ -49,7 +55,7 @@ func changes(a int32, ms []Milestone, waits []waitChange) []StateChange {
 			out = append(out, StateChange{m.At, StateTerminated, reason})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b StateChange) int {
+	slices.SortStableFunc(out[n:], func(a, b StateChange) int {
 		if c := a.At.Compare(b.At); c != 0 {
 			return c
 		}
