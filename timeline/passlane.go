@@ -48,7 +48,10 @@ func (l *passLane) edit(a int32) []Milestone {
 	if l.edits == nil {
 		l.edits = map[int32][]Milestone{}
 	}
-	ms := append([]Milestone(nil), l.milestones(a)...)
+	// Into a copy the last pass made and found the same as the one before it, which nothing holds.
+	fin := &l.ls.final
+	ms := append(fin.spare[:0], l.milestones(a)...)
+	fin.spare = nil
 	for i := range ms {
 		// Capped, so that adding evidence copies it rather than writing into the base run's.
 		ms[i].Evidence = ms[i].Evidence[:len(ms[i].Evidence):len(ms[i].Evidence)]
@@ -83,12 +86,19 @@ func (l *passLane) result(created time.Time) Seq[*Run] {
 	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && l.ls.cache.changed > 0
 	var made map[int32]finalRun
 	if len(l.edits) > 0 {
-		made = make(map[int32]finalRun, len(l.edits))
+		// The map of the pass before last, which nothing reads now.
+		made, fin.spareEdits = fin.spareEdits, nil
+		if made == nil {
+			made = make(map[int32]finalRun, len(l.edits))
+		}
 	}
 	for a, ms := range l.edits {
 		base := l.run(a)
 		if f, ok := fin.edits[a]; ok && f.base == base && sameMilestones(f.ms, ms) {
 			made[a] = f
+			if cap(ms) > cap(fin.spare) {
+				fin.spare = ms[:0] // the copy is not needed: the next pass may edit into it
+			}
 			continue
 		}
 		out := newRun(a, ms, l.ls.waitsOf(a), created)
@@ -100,6 +110,12 @@ func (l *passLane) result(created time.Time) Seq[*Run] {
 	}
 	old := fin.edits
 	fin.edits, fin.version = made, l.ls.cache.version
+	defer func() {
+		if old != nil {
+			clear(old)
+			fin.spareEdits = old
+		}
+	}()
 	if same {
 		return fin.runs.view()
 	}
@@ -160,6 +176,10 @@ type laneFinal struct {
 	edits   map[int32]finalRun // the runs it changed, by attempt
 	runs    seqBuilder[*Run]   // the lane's runs it handed out
 	scratch []*Run             // where the runs that may have changed are put together
+	// What the pass may reuse: a copy of a run's milestones it made and then found the same as
+	// last time's (so nothing holds it), and the map of edits of the pass before last.
+	spare      []Milestone
+	spareEdits map[int32]finalRun
 }
 
 // finalRun is a run the final pass changed: from which base run, into what.
