@@ -151,11 +151,14 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
 	lc.attempts = lc.attempts[:first]
 	lc.startLo, lc.startHi, lc.exitHi = lc.startLo[:first], lc.startHi[:first], lc.exitHi[:first]
-	statusRuns := make([]*runMilestones, len(ls.instances)-first)
+	if n := len(ls.instances) - first; n > len(d.statusRuns) {
+		d.statusRuns = append(d.statusRuns, make([]runMilestones, n-len(d.statusRuns))...)
+	}
+	statusRuns := d.statusRuns[:len(ls.instances)-first]
 	for i := first; i < len(ls.instances); i++ {
 		in := ls.instances[i]
-		r := d.run(ps, ls, in)
-		statusRuns[i-first] = r
+		r := &statusRuns[i-first]
+		d.run(r, ps, ls, in)
 		var lo, hi, end time.Time
 		if r.start != nil {
 			lo, hi = r.start.Earliest, r.start.Latest
@@ -195,7 +198,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		var in *instance
 		if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a }); i >= first &&
 			i < len(lc.attempts) && lc.attempts[i] == a {
-			sr, in = statusRuns[i-first], ls.instances[i]
+			sr, in = &statusRuns[i-first], ls.instances[i]
 		}
 		for oi < len(lc.old) && lc.old[oi].Attempt < a {
 			oi++

@@ -7,11 +7,12 @@ import (
 // deriver turns a podState's facts into a Pod. It notes when a receive-time bound had to be
 // dropped because it contradicted an API time (the two clocks disagree).
 type deriver struct {
-	scratch []Milestone   // a run's milestones while they are gathered
-	changes []StateChange // a run's state changes while they are gathered
-	skew    bool
-	notes   []string // problems with the data itself, each said once
-	noted   map[string]bool
+	scratch    []Milestone     // a run's milestones while they are gathered
+	changes    []StateChange   // a run's state changes while they are gathered
+	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
+	skew       bool
+	notes      []string // problems with the data itself, each said once
+	noted      map[string]bool
 }
 
 // note says something is wrong with the data, once.

@@ -14,6 +14,15 @@ type runMilestones struct {
 	start, exit    *Milestone
 	started, flag  []*Milestone
 	startedWithRun bool // started has no probe to wait for: it is placed at the start
+	// Where the pointers above point: kept by the deriver and used again for the next lane, since
+	// the milestones are copied into the run (their evidence is not: it is made anew each time).
+	startM, exitM Milestone
+	flags         []Milestone
+}
+
+// reset empties r for another run, keeping its storage.
+func (r *runMilestones) reset() {
+	*r = runMilestones{started: r.started[:0], flag: r.flag[:0], flags: r.flags[:0]}
 }
 
 // appendTo appends the run's milestones to ms.
@@ -229,9 +238,11 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 }
 
 // run derives a run's start, exit, started and ready milestones from the status.
-func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones {
+func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instance) {
 	spec := ls.spec
-	r := &runMilestones{}
+	r.reset()
+	// Sized once, so that the pointers into it stay where the milestones are.
+	r.flags = slices.Grow(r.flags, len(in.started)+len(in.ready))
 	floor := ps.created()
 	startedAt, finishedAt := in.startedAt, time.Time{}
 	if in.term != nil {
@@ -257,13 +268,14 @@ func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones 
 		}
 		// Room for the Events runEvidence adds (Created, Started), so that adding them does not copy it.
 		ev := append(make([]Evidence, 0, 3), Evidence{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv})
-		r.start = &Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
+		r.startM = Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
 			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus, Evidence: ev}
+		r.start = &r.startM
 	} else if in.run != nil {
 		// Known to run, but not since when: between the observation before and the one that showed it.
-		m := observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
-		m.Container, m.Attempt = spec.Name, in.attempt
-		r.start = &m
+		r.startM = observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
+		r.startM.Container, r.startM.Attempt = spec.Name, in.attempt
+		r.start = &r.startM
 	}
 	if t := in.term; t != nil {
 		var iv interval
@@ -279,9 +291,10 @@ func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones 
 			iv = d.bound(iv, r.start.Earliest, time.Time{})
 		}
 		code := t.ExitCode
-		r.exit = &Milestone{Kind: MExit, Container: spec.Name, Attempt: in.attempt, At: iv.mid(), Earliest: iv.lo,
+		r.exitM = Milestone{Kind: MExit, Container: spec.Name, Attempt: in.attempt, At: iv.mid(), Earliest: iv.lo,
 			Latest: iv.hi, Source: SourceStatus, Reason: t.Reason, Message: t.Message, ExitCode: &code,
 			Signal: signalName(t.Signal, t.ExitCode), Evidence: []Evidence{ev}}
+		r.exit = &r.exitM
 	}
 	if r.start != nil {
 		floor = r.start.Earliest
@@ -301,7 +314,8 @@ func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones 
 			r.startedWithRun = true // no startup probe: started as soon as it ran
 			m.Evidence[0].Note = "no startup probe: started when it ran"
 		}
-		r.started = append(r.started, &m)
+		r.flags = append(r.flags, m)
+		r.started = append(r.started, &r.flags[len(r.flags)-1])
 	}
 	for _, f := range in.ready {
 		kind := MReady
@@ -310,9 +324,9 @@ func (d *deriver) run(ps *podState, ls *laneState, in *instance) *runMilestones 
 		}
 		m := d.flagMilestone(kind, f, in, ls.what.ready, floor)
 		m.Container, m.Attempt = spec.Name, in.attempt
-		r.flag = append(r.flag, &m)
+		r.flags = append(r.flags, m)
+		r.flag = append(r.flag, &r.flags[len(r.flags)-1])
 	}
-	return r
 }
 
 // lastStartupFailureBefore is the latest start of the interval of a startup probe failure that
