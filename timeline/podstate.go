@@ -142,7 +142,7 @@ func (ps *podState) addOcc(oc eventOcc) {
 			ps.lanes[c] = ls
 		}
 		ls.addOcc(oc)
-		ps.boundsRow(oc)
+		ps.boundsRow(&oc)
 		return
 	}
 	ps.podOccs[oc.ev.Reason] = insertOcc(ps.podOccs[oc.ev.Reason], oc)
@@ -170,16 +170,18 @@ func (ps *podState) firstConditionNow(typ string) *Condition {
 // boundsRow keeps the Events that bound the pod row: the first of an app container (before
 // which the pod was initialized) and the first Killing of a stopping pod (after its deletion
 // was requested).
-func (ps *podState) boundsRow(oc eventOcc) {
+func (ps *podState) boundsRow(oc *eventOcc) {
 	reason := oc.ev.Reason
 	switch {
 	case oc.ev.ContainerKind == KindApp && (startsRun(reason) || reason == "Started") && oc.count == 1:
 		if ps.appFirst == nil || oc.when.hi.Before(ps.appFirst.when.hi) {
-			ps.appFirst, ps.rowDirty = &oc, true
+			c := *oc // a copy only of one kept (the argument stays on the stack)
+			ps.appFirst, ps.rowDirty = &c, true
 		}
-	case reason == "Killing" && !killedAlone(oc):
+	case reason == "Killing" && !killedAlone(*oc):
 		if ps.stopKill == nil || oc.when.hi.Before(ps.stopKill.when.hi) {
-			ps.stopKill, ps.rowDirty = &oc, true
+			c := *oc
+			ps.stopKill, ps.rowDirty = &c, true
 		}
 	}
 }
