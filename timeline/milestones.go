@@ -14,22 +14,45 @@ var kindRank = map[MilestoneKind]int{
 }
 
 // sortMilestones puts ms in the order of Before, stably. A milestone is a few hundred bytes, so
-// it compares in place: a run's handful by insertion (usually already in order), longer lists
-// through a permutation of indices.
+// it is moved once, not swapped into place: a run's handful is sorted by insertion of indices,
+// then each item moved along the permutation's cycles; longer lists through a sorted
+// permutation and a copy.
 func sortMilestones(ms []Milestone) {
-	if len(ms) <= 16 {
-		for i := 1; i < len(ms); i++ {
-			for j := i; j > 0 && Before(&ms[j], &ms[j-1]); j-- {
-				ms[j], ms[j-1] = ms[j-1], ms[j]
-			}
-		}
-		return
-	}
 	sorted := true
 	for i := 1; i < len(ms) && sorted; i++ {
 		sorted = !Before(&ms[i], &ms[i-1])
 	}
 	if sorted {
+		return
+	}
+	if len(ms) <= 16 {
+		var idx [16]uint8
+		for i := range ms {
+			idx[i] = uint8(i)
+		}
+		for i := 1; i < len(ms); i++ {
+			for j := i; j > 0 && Before(&ms[idx[j]], &ms[idx[j-1]]); j-- {
+				idx[j], idx[j-1] = idx[j-1], idx[j]
+			}
+		}
+		// Position k takes the item at idx[k]: along each cycle, every item moves once.
+		var moved uint16
+		for k := range ms {
+			if moved&(1<<k) != 0 || int(idx[k]) == k {
+				continue
+			}
+			tmp := ms[k]
+			for j := k; ; {
+				moved |= 1 << j
+				src := int(idx[j])
+				if src == k {
+					ms[j] = tmp
+					break
+				}
+				ms[j] = ms[src]
+				j = src
+			}
+		}
 		return
 	}
 	idx := make([]int, len(ms))
