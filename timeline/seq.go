@@ -3,6 +3,7 @@ package timeline
 import (
 	"encoding/json"
 	"iter"
+	"unsafe"
 )
 
 // Seq is a read-only sequence that snapshots share. It is kept as full blocks and a tail: a
@@ -56,6 +57,7 @@ func (s Seq[T]) All() iter.Seq2[int, *T] {
 
 // At is item i.
 func (s Seq[T]) At(i int) T {
+	blockSize := blockSizeOf[T]()
 	if k := i / blockSize; k < len(s.full) {
 		return s.full[k][i%blockSize]
 	}
@@ -142,8 +144,15 @@ func (s *Seq[T]) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// blockSize is how many items a full block holds.
-const blockSize = 32
+// blockSizeOf is how many items a full block of T holds: 32, or 16 of items bigger than 128
+// bytes (a milestone is 264), so that copying a block, or a tail a snapshot holds, to change one
+// item costs about the same whatever the item.
+func blockSizeOf[T any]() int {
+	if unsafe.Sizeof(*new(T)) > 128 {
+		return 16
+	}
+	return 32
+}
 
 // seqBuilder keeps a Seq for the Builder. The list of full blocks only ever grows at its end
 // while snapshots hold it; a change inside a block a snapshot holds copies that block (and the
@@ -163,6 +172,7 @@ func (sb *seqBuilder[T]) len() int { return sb.n }
 
 // at is item i, to read.
 func (sb *seqBuilder[T]) at(i int) *T {
+	blockSize := blockSizeOf[T]()
 	if k := i / blockSize; k < len(sb.full) {
 		return &sb.full[k][i%blockSize]
 	}
@@ -171,6 +181,7 @@ func (sb *seqBuilder[T]) at(i int) *T {
 
 // insert puts v at index i.
 func (sb *seqBuilder[T]) insert(i int, v T) {
+	blockSize := blockSizeOf[T]()
 	sb.last = nil
 	sb.n++
 	nf := len(sb.full) * blockSize
@@ -227,6 +238,7 @@ func insertAt[T any](b []T, j int, v T, shared *bool) []T {
 
 // set replaces item i.
 func (sb *seqBuilder[T]) set(i int, v T) {
+	blockSize := blockSizeOf[T]()
 	sb.last = nil
 	if k := i / blockSize; k < len(sb.full) {
 		if sb.fullShared {
@@ -253,6 +265,7 @@ func (sb *seqBuilder[T]) set(i int, v T) {
 
 // truncate drops the items from index n on.
 func (sb *seqBuilder[T]) truncate(n int) {
+	blockSize := blockSizeOf[T]()
 	if n >= sb.n {
 		return
 	}

@@ -9,12 +9,28 @@ import (
 // TestSeqBuilder inserts at random places, mostly near the end as the builder does, taking views
 // now and then: every view holds the items as they were when it was taken, whatever came after.
 func TestSeqBuilder(t *testing.T) {
+	t.Run("int", func(t *testing.T) { testSeqBuilder(t, func(i int) int { return i }) })
+	t.Run("big", func(t *testing.T) { testSeqBuilder(t, newBigItem) })
+}
+
+// bigItem is an item of more than 128 bytes, which blocks hold fewer of (blockSizeOf).
+type bigItem struct {
+	n   int
+	pad [20]int64
+}
+
+func newBigItem(i int) bigItem { return bigItem{n: i, pad: [20]int64{19: int64(i)}} }
+
+func testSeqBuilder[T comparable](t *testing.T, mk func(int) T) {
+	if blockSizeOf[bigItem]() != 16 || blockSizeOf[int]() != 32 {
+		t.Fatal("bigItem and int should be kept in blocks of 16 and 32")
+	}
 	r := rand.New(rand.NewPCG(1, 2))
-	var sb seqBuilder[int]
-	var want []int
+	var sb seqBuilder[T]
+	var want []T
 	type taken struct {
-		view Seq[int]
-		want []int
+		view Seq[T]
+		want []T
 	}
 	var views []taken
 	for i := range 3000 {
@@ -25,10 +41,10 @@ func TestSeqBuilder(t *testing.T) {
 		case 1, 2:
 			j = max(len(want)-r.IntN(40), 0) // a little before the end
 		}
-		sb.insert(j, i)
-		want = slices.Insert(want, j, i)
-		if *sb.at(j) != i {
-			t.Fatalf("insert %d at %d: at(%d) = %d", i, j, j, *sb.at(j))
+		sb.insert(j, mk(i))
+		want = slices.Insert(want, j, mk(i))
+		if *sb.at(j) != mk(i) {
+			t.Fatalf("insert %d at %d: at(%d) = %v", i, j, j, *sb.at(j))
 		}
 		if r.IntN(7) == 0 {
 			views = append(views, taken{sb.view(), slices.Clone(want)})
@@ -41,7 +57,7 @@ func TestSeqBuilder(t *testing.T) {
 		}
 	}
 	last := views[len(views)-1].view
-	var back []int
+	var back []T
 	for _, x := range last.Backward() {
 		back = append(back, *x)
 	}
@@ -61,13 +77,13 @@ func TestSeqBuilder(t *testing.T) {
 	// Appended items change the tail only.
 	before := sb.view()
 	for i := range 5 {
-		sb.insert(sb.len(), -i)
+		sb.insert(sb.len(), mk(-i))
 	}
 	changed := 0
 	for range sb.view().ChangedSince(before) {
 		changed++
 	}
-	if changed < 5 || changed > 5+blockSize {
+	if changed < 5 || changed > 5+blockSizeOf[T]() {
 		t.Errorf("5 appended: ChangedSince yields %d items", changed)
 	}
 }
@@ -76,12 +92,17 @@ func TestSeqBuilder(t *testing.T) {
 // some appended, now and then some dropped, now and then one far back replaced), taking a view
 // after each: every view holds its list, whatever came after, and At and Items read it.
 func TestAssignSeq(t *testing.T) {
+	t.Run("int", func(t *testing.T) { testAssignSeq(t, func(i int) int { return i }) })
+	t.Run("big", func(t *testing.T) { testAssignSeq(t, newBigItem) })
+}
+
+func testAssignSeq[T comparable](t *testing.T, mk func(int) T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	var sb seqBuilder[int]
-	var list []int
+	var sb seqBuilder[T]
+	var list []T
 	type taken struct {
-		view Seq[int]
-		want []int
+		view Seq[T]
+		want []T
 	}
 	var views []taken
 	next := 0
@@ -92,16 +113,16 @@ func TestAssignSeq(t *testing.T) {
 			list = list[:max(len(list)-r.IntN(70), 0)] // dropped, maybe across blocks
 		case 1:
 			if len(list) > 0 {
-				list[r.IntN(len(list))] = next // far back
+				list[r.IntN(len(list))] = mk(next) // far back
 				next++
 			}
 		default:
 			for i := max(len(list)-2, 0); i < len(list); i++ {
-				list[i] = next
+				list[i] = mk(next)
 				next++
 			}
 			for range r.IntN(3) {
-				list = append(list, next)
+				list = append(list, mk(next))
 				next++
 			}
 		}
@@ -122,7 +143,7 @@ func TestAssignSeq(t *testing.T) {
 		}
 		for i, x := range v.view.Items() {
 			if x != v.want[i] || v.view.At(i) != x {
-				t.Fatalf("view %d, item %d: Items %d, At %d, want %d", k, i, x, v.view.At(i), v.want[i])
+				t.Fatalf("view %d, item %d: Items %v, At %v, want %v", k, i, x, v.view.At(i), v.want[i])
 			}
 		}
 	}
