@@ -25,7 +25,7 @@ type Builder struct {
 
 	d        deriver
 	changed  bool // something changed since the last Snapshot
-	reorder  bool // the pod list changed
+	reorder  bool // a pod's creation changed: sort the pod list again
 	orphaned bool // the Events waiting for their object changed
 	last     Snapshot
 }
@@ -102,12 +102,19 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 		n := nsName{p.Namespace, p.Name}
 		b.byName[n] = append(b.byName[n], ps)
 		b.podList = append(b.podList, ps)
-		b.reorder = true
 	}
 	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
 		b.reorder = true
 	}
 	ps.observe(r, t, p)
+	if !ok && !b.reorder {
+		// Into its place by creation, after the pods made at the same time: the list stays in
+		// order without sorting all of it again for every new pod of a big Job.
+		c := ps.created()
+		for i := len(b.podList) - 1; i > 0 && c.Before(b.podList[i-1].created()); i-- {
+			b.podList[i], b.podList[i-1] = b.podList[i-1], b.podList[i]
+		}
+	}
 	if !ok {
 		b.release(objectRef{"Pod", p.Namespace, p.Name, p.UID}, eventOwner{pod: ps})
 		b.release(objectRef{"Pod", p.Namespace, p.Name, ""}, eventOwner{pod: ps})

@@ -1,11 +1,12 @@
 package timeline_test
 
 import (
-	"github.com/google/go-cmp/cmp"
-
+	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -346,5 +347,47 @@ func TestSidecarSignalledLateInItsTurn(t *testing.T) {
 	contains(t, "s1 SIGTERM", s1t, sec(48.3))
 	if !s1t.Earliest.Before(s1t.Latest) || s1t.At.Before(s1t.Earliest) || s1t.At.After(s1t.Latest) {
 		t.Errorf("s1 SIGTERM at %s outside its own [%s, %s]", s1t.At, s1t.Earliest, s1t.Latest)
+	}
+}
+
+// TestPodsInCreationOrder: a snapshot lists pods by creation, those made in the same instant in
+// the order they arrived, however they arrive and when a pod's creationTimestamp changes.
+func TestPodsInCreationOrder(t *testing.T) {
+	b := timeline.NewBuilder()
+	created := map[string]float64{}
+	var arrived []string
+	at := 1.0
+	add := func(name string, c float64) {
+		p := pod("uid-"+name, running("app", timeline.KindApp, c+0.5, false, "c-"+name))
+		p.Name, p.Created = name, sec(c)
+		if _, ok := created[name]; !ok {
+			arrived = append(arrived, name)
+		}
+		created[name] = c
+		at += 0.1
+		apply(b, at, timeline.Observation{Pod: p})
+		want := slices.Clone(arrived)
+		slices.SortStableFunc(want, func(x, y string) int {
+			switch {
+			case created[x] < created[y]:
+				return -1
+			case created[x] > created[y]:
+				return 1
+			}
+			return 0
+		})
+		var got []string
+		for _, p := range b.Snapshot().Pods {
+			got = append(got, p.Name)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("after %s (created at %vs): pods %v, want %v", name, c, got, want)
+		}
+	}
+	for _, p := range []struct {
+		name string
+		c    float64
+	}{{"c", 3}, {"a", 1}, {"b", 2}, {"d", 2}, {"e", 0.5}, {"f", 3}, {"a", 2.5}, {"g", 2.5}, {"e", 4}} {
+		add(p.name, p.c)
 	}
 }
