@@ -78,31 +78,53 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > 0 {
 		o.Containers = make([]timeline.ContainerObservation, 0, n)
 	}
+	initStatus, appStatus, ephStatus := newContainerStatuses(p.Status.InitContainerStatuses),
+		newContainerStatuses(p.Status.ContainerStatuses), newContainerStatuses(p.Status.EphemeralContainerStatuses)
 	for i := range p.Spec.InitContainers {
 		c := &p.Spec.InitContainers[i]
 		kind := timeline.KindInit
 		if isSidecar(c) {
 			kind = timeline.KindSidecar
 		}
-		o.Containers = append(o.Containers, observeContainer(c, kind, statusOf(p.Status.InitContainerStatuses, c.Name)))
+		o.Containers = append(o.Containers, observeContainer(c, kind, initStatus.of(c.Name)))
 	}
 	for i := range p.Spec.Containers {
 		c := &p.Spec.Containers[i]
-		o.Containers = append(o.Containers, observeContainer(c, timeline.KindApp, statusOf(p.Status.ContainerStatuses, c.Name)))
+		o.Containers = append(o.Containers, observeContainer(c, timeline.KindApp, appStatus.of(c.Name)))
 	}
 	for i := range p.Spec.EphemeralContainers {
 		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, statusOf(p.Status.EphemeralContainerStatuses, c.Name)))
+		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, ephStatus.of(c.Name)))
 	}
 	return o
 }
 
-// statusOf is the status of the named container in list (the last, should a name repeat), or
-// nil. A pod has few containers: a look through the list costs less than a map of it.
-func statusOf(list []corev1.ContainerStatus, name string) *corev1.ContainerStatus {
-	for i := len(list) - 1; i >= 0; i-- {
-		if list[i].Name == name {
-			return &list[i]
+// containerStatuses finds a pod's container statuses by name (the last, should a name repeat):
+// by a look through the list for the few containers most pods have, through a map made once for
+// a pod with many, so that a pod's update costs what its containers do.
+type containerStatuses struct {
+	list   []corev1.ContainerStatus
+	byName map[string]*corev1.ContainerStatus
+}
+
+func newContainerStatuses(list []corev1.ContainerStatus) containerStatuses {
+	s := containerStatuses{list: list}
+	if len(list) > 16 {
+		s.byName = make(map[string]*corev1.ContainerStatus, len(list))
+		for i := range list {
+			s.byName[list[i].Name] = &list[i]
+		}
+	}
+	return s
+}
+
+func (s containerStatuses) of(name string) *corev1.ContainerStatus {
+	if s.byName != nil {
+		return s.byName[name]
+	}
+	for i := len(s.list) - 1; i >= 0; i-- {
+		if s.list[i].Name == name {
+			return &s.list[i]
 		}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -417,6 +418,34 @@ func TestContainerOf(t *testing.T) {
 		name, kind := containerOf(tt.fieldPath)
 		if name != tt.wantName || kind != tt.wantKind {
 			t.Errorf("containerOf(%q) = %q, %q; want %q, %q", tt.fieldPath, name, kind, tt.wantName, tt.wantKind)
+		}
+	}
+}
+
+// TestContainerStatusesByName: each container gets the status of its name, in whatever order
+// the kubelet lists them and the last should a name repeat, for a pod of a few containers
+// (looked up through the list) and of many (through a map).
+func TestContainerStatusesByName(t *testing.T) {
+	for _, n := range []int{3, 40} {
+		p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Namespace: "ns", UID: "u"}}
+		for i := range n {
+			name := "c" + strconv.Itoa(i)
+			p.Spec.Containers = append(p.Spec.Containers, corev1.Container{Name: name})
+		}
+		for i := n - 1; i >= 0; i-- { // in reverse, and c0 twice: the last says restartCount 7
+			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses,
+				corev1.ContainerStatus{Name: "c" + strconv.Itoa(i), RestartCount: int32(100 + i)})
+		}
+		p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: "c0", RestartCount: 7})
+		o := observePod(p)
+		for i, c := range o.Containers {
+			want := int32(100 + i)
+			if i == 0 {
+				want = 7
+			}
+			if c.Status == nil || c.Status.RestartCount != want {
+				t.Fatalf("%d containers: %s has status %+v, want restartCount %d", n, c.Name, c.Status, want)
+			}
 		}
 	}
 }
