@@ -148,6 +148,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	if old != nil && old.Attempt == a && sameRun(old, ms, d.changes, lr) {
 		return old // derived again, the same: snapshots that hold it need not change
 	}
+	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
 	return &Run{Attempt: a, Milestones: slices.Clone(ms), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
 		Log: runLog(lr)}
 }
