@@ -77,7 +77,22 @@ read -r anon file < <(peakparts "$bin/sidecar-top" replay -o json "$big")
 printf 'replay -o json of %d MiB (%s): %ss CPU (%ss wall), peak RSS %d MiB (anonymous %d MiB, mapped from files %d MiB); Python json.loads of every line: %ss CPU (%ss wall); CPU %s, wall %s of it\n' \
 	"$size" "$(basename "$big")" "$cj" "$wj" "$rj" "$anon" "$file" "$cp" "$wp" "$(ratio "$cp" "$cj")" "$(ratio "$wp" "$wj")"
 echo
-echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time; the view):"
-go test -run '^$' -bench 'LivePath' -benchtime 5x ./timeline | grep -E '^Benchmark' |
-	awk '{printf "  %-40s", $1; for (i = 5; i < NF; i += 2) printf " %.0f %s", $i, $(i+1); print ""}'
+echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time, lowest-highest of $rounds rounds; the view):"
+go test -run '^$' -bench 'LivePath' -benchtime 5x -count "$rounds" ./timeline | grep -E '^Benchmark' |
+	awk '{
+		if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
+		for (i = 5; i < NF; i += 2) {
+			k = $1 SUBSEP $(i+1); units[$1] = units[$1] (k in lo ? "" : " " $(i+1))
+			if (!(k in lo) || $i < lo[k]) lo[k] = $i
+			if (!(k in hi) || $i > hi[k]) hi[k] = $i
+		}
+	}
+	END {
+		for (j = 1; j <= n; j++) {
+			b = order[j]; printf "  %-40s", b
+			m = split(units[b], u, " ")
+			for (i = 1; i <= m; i++) printf " %.0f-%.0f %s", lo[b, u[i]], hi[b, u[i]], u[i]
+			print ""
+		}
+	}'
 go test -run '^$' -bench 'ViewLarge/steady|KeyWhileFramesArrive' -benchtime 200x ./ui | grep -E '^Benchmark' | awk '{printf "  %-40s %.2f ms/op\n", $1, $3/1e6}'
