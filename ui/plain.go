@@ -22,6 +22,7 @@ import (
 type Plain struct {
 	w       io.Writer
 	pods    map[string]*plainPod               // by pod UID
+	seen    []*timeline.Pod                    // the pods of the last snapshot, in its order
 	jobs    map[string]map[plainKey]*plainLine // the lines known, by job UID
 	last    map[string]timeline.Milestone      // the last milestone printed, by pod or job UID
 	notes   map[string]bool
@@ -84,9 +85,13 @@ type plainMilestone struct {
 // not printed yet), and prints the notes about the data not printed before. It prints no
 // milestone: Advance does.
 func (p *Plain) Update(s timeline.Snapshot) {
-	for _, pod := range s.Pods {
+	for i, pod := range s.Pods {
+		if i < len(p.seen) && p.seen[i] == pod {
+			continue // learned from the last snapshot: a Job's thousand pods cost no look-up each
+		}
 		p.podFresh(pod)
 	}
+	p.seen = s.Pods
 	for _, j := range s.Jobs {
 		lines := p.jobs[j.UID]
 		if lines == nil {
