@@ -128,13 +128,7 @@ func upperBoundOf(list []eventOcc, t time.Time, starts bool) int {
 	if t.IsZero() {
 		return len(list)
 	}
-	return sort.Search(len(list), func(i int) bool {
-		oc := &list[i]
-		if starts && !oc.when.lo.IsZero() {
-			return oc.when.lo.After(t)
-		}
-		return oc.at.After(t)
-	})
+	return sort.Search(len(list), func(i int) bool { return occKeyAs(&list[i], starts).After(t) })
 }
 
 // deriveLane brings the lane's base runs up to date: those from the first dirty attempt on are

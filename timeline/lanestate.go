@@ -273,8 +273,12 @@ func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
 // occKey is the time an occurrence is filed by: for an Event that comes before a run starts, the
 // earliest it may have happened (a whole-second Event is placed when it arrived, which can be
 // after the start it came before); for the others, its estimate.
-func occKey(oc *eventOcc) time.Time {
-	if startsRun(oc.ev.Reason) && !oc.when.lo.IsZero() {
+func occKey(oc *eventOcc) time.Time { return occKeyAs(oc, startsRun(oc.ev.Reason)) }
+
+// occKeyAs is occKey for an occurrence of a reason that startsRun said of already (a list of
+// one reason asks once, not at every comparison).
+func occKeyAs(oc *eventOcc, starts bool) time.Time {
+	if starts && !oc.when.lo.IsZero() {
 		return oc.when.lo
 	}
 	return oc.at

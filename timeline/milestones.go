@@ -14,9 +14,8 @@ var kindRank = map[MilestoneKind]int{
 }
 
 // sortMilestones puts ms in the order of Before, stably. A milestone is a few hundred bytes, so
-// it is moved once, not swapped into place: a run's handful is sorted by insertion of indices,
-// then each item moved along the permutation's cycles; longer lists through a sorted
-// permutation and a copy.
+// the order is found on indices (by insertion for a run's handful, by a stable sort for a long
+// pod row), then each milestone is moved once, along the permutation's cycles.
 func sortMilestones(ms []Milestone) {
 	sorted := true
 	for i := 1; i < len(ms) && sorted; i++ {
@@ -25,54 +24,49 @@ func sortMilestones(ms []Milestone) {
 	if sorted {
 		return
 	}
-	if len(ms) <= 16 {
-		var idx [16]uint8
-		for i := range ms {
-			idx[i] = uint8(i)
-		}
-		for i := 1; i < len(ms); i++ {
+	var small [16]int
+	var smallMoved [16]bool
+	idx, moved := small[:0], smallMoved[:]
+	if len(ms) > len(small) {
+		idx, moved = make([]int, 0, len(ms)), make([]bool, len(ms))
+	}
+	for i := range ms {
+		idx = append(idx, i)
+	}
+	if len(ms) <= len(small) {
+		for i := 1; i < len(idx); i++ {
 			for j := i; j > 0 && Before(&ms[idx[j]], &ms[idx[j-1]]); j-- {
 				idx[j], idx[j-1] = idx[j-1], idx[j]
 			}
 		}
-		// Position k takes the item at idx[k]: along each cycle, every item moves once.
-		var moved uint16
-		for k := range ms {
-			if moved&(1<<k) != 0 || int(idx[k]) == k {
-				continue
+	} else {
+		slices.SortStableFunc(idx, func(a, b int) int {
+			switch {
+			case Before(&ms[a], &ms[b]):
+				return -1
+			case Before(&ms[b], &ms[a]):
+				return 1
 			}
-			tmp := ms[k]
-			for j := k; ; {
-				moved |= 1 << j
-				src := int(idx[j])
-				if src == k {
-					ms[j] = tmp
-					break
-				}
-				ms[j] = ms[src]
-				j = src
+			return 0
+		})
+	}
+	// Position k takes the milestone at idx[k]: along each cycle, every one moves once.
+	for k := range ms {
+		if moved[k] || idx[k] == k {
+			continue
+		}
+		tmp := ms[k]
+		for j := k; ; {
+			moved[j] = true
+			src := idx[j]
+			if src == k {
+				ms[j] = tmp
+				break
 			}
+			ms[j] = ms[src]
+			j = src
 		}
-		return
 	}
-	idx := make([]int, len(ms))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case Before(&ms[a], &ms[b]):
-			return -1
-		case Before(&ms[b], &ms[a]):
-			return 1
-		}
-		return 0
-	})
-	out := make([]Milestone, len(ms))
-	for i, j := range idx {
-		out[i] = ms[j]
-	}
-	copy(ms, out)
 }
 
 // Before orders milestones by time; at the same time an inferred one goes after the facts it
