@@ -104,6 +104,20 @@ func (e *Engine) Snapshot() timeline.Snapshot {
 	return e.snap
 }
 
+// Final is the last snapshot, for a run that has read all it will: the engine takes nothing
+// after it, and lets go of the facts behind the timeline (timeline.Builder.Final).
+func (e *Engine) Final() timeline.Snapshot {
+	if !e.dirty {
+		e.b.Final() // the snapshot is the last one; only the facts go
+		return e.snap
+	}
+	e.snap, e.dirty = e.b.Final(), false
+	if len(e.notes) > 0 {
+		e.snap.Notes = append(slices.Clip(e.snap.Notes), e.notes...)
+	}
+	return e.snap
+}
+
 // Items counts the items added (recorded), observations or not.
 func (e *Engine) Items() int { return e.items }
 

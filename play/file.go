@@ -38,7 +38,11 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 	// -o json) only the end is derived.
 	frames := show != nil || opts.Until != nil
 	emit := func(final bool) {
-		s := e.Snapshot()
+		snapshot := e.Snapshot
+		if final {
+			snapshot = e.Final // nothing is read after it
+		}
+		s := snapshot()
 		if !res.Met && opts.Until != nil && opts.Until(s) {
 			res.Met = true
 		}
@@ -92,7 +96,7 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 		}
 	}
 	emit(true)
-	res.Items, res.Final = e.Items(), e.Snapshot()
+	res.Items, res.Final = e.Items(), e.Final()
 	return res, nil
 }
 
