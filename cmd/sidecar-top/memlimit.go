@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strconv"
+	"strings"
 )
 
 // minHeapLimit is the least soft memory limit boundHeap sets: below it the collector would run
@@ -13,9 +15,17 @@ const minHeapLimit = 64 << 20
 // boundHeap keeps a replay's memory within the recording's size, when r is a file and the user
 // has not set GOMEMLIMIT: the reader decodes every object and drops it, so most of what the heap
 // holds at any time is garbage, and the collector's default (run when the heap has doubled since
-// the last collection) lets it grow to twice the timeline. A soft limit of the file's size (at
-// least 64 MiB) has it collect sooner instead; the runtime caps the time it then spends
-// collecting at half the CPU, so a timeline bigger than the limit costs CPU, never a failure.
+// the last collection) lets it grow to twice the timeline. A soft limit has it collect sooner
+// instead; the runtime caps the time it then spends collecting at half the CPU, so a timeline
+// bigger than the limit costs CPU, never a failure.
+//
+// The limit is the file's size less what the process already has mapped from files (its own
+// program: Linux maps 64 KiB around each page the packages' init functions touch, 32 MiB of
+// sidecar-top), at least minHeapLimit: so the whole resident set, not only the heap, stays
+// within the file's size. Replaying the 101 MiB recording of a 2,200-pod Job with a limit of the
+// file's size peaked at 131-136 MiB resident (97 anonymous, 35 mapped); with this one (and the
+// facts let go of as the end is derived: timeline.Builder.Final), 96-97 MiB (66 and 29), in
+// the same wall time: 0.58-0.83 s against 0.54-0.77, for 5-10% more CPU.
 //
 // Below the limit the collector then has nothing to do (unless GOGC is set): the timeline a
 // replay builds is a third of a recording's size or less, so collecting whenever the heap has
@@ -33,8 +43,38 @@ func boundHeap(r io.Reader) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	debug.SetMemoryLimit(max(fi.Size(), minHeapLimit))
+	debug.SetMemoryLimit(heapLimit(fi.Size(), mappedFromFiles()))
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(-1)
 	}
+}
+
+// heapLimit is the soft memory limit for replaying a file of size bytes with mapped bytes of
+// files resident already.
+func heapLimit(size, mapped int64) int64 {
+	return max(size-mapped-limitSlack, minHeapLimit)
+}
+
+// limitSlack is room for what the resident set gains outside the limit as the replay goes on:
+// code read for the first time, and the runtime's overshoot of a soft limit. Replaying the
+// 101 MiB recording with none peaked 1.5 MiB above it.
+const limitSlack = 4 << 20
+
+// mappedFromFiles is how much of the process's resident memory is mapped from files (RssFile in
+// /proc/self/status), or 0 where that is not known.
+func mappedFromFiles() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "RssFile:"); ok {
+			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kb << 10
+		}
+	}
+	return 0
 }

@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"testing"
 )
 
-// TestBoundHeap: replaying a file sets a soft memory limit of its size (at least minHeapLimit)
-// and leaves collecting to it; GOMEMLIMIT or GOGC set by the user, or a stream that is not a
-// regular file, leave the runtime as it is.
+// TestBoundHeap: replaying a file sets a soft memory limit of its size less what is mapped from
+// files already (at least minHeapLimit) and leaves collecting to it; GOMEMLIMIT or GOGC set by
+// the user, or a stream that is not a regular file, leave the runtime as it is.
 func TestBoundHeap(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.jsonl")
 	if err := os.WriteFile(big, nil, 0o600); err != nil {
@@ -25,14 +27,14 @@ func TestBoundHeap(t *testing.T) {
 		name      string
 		file      string // "" for a stream that is not a file
 		env       map[string]string
-		limit     int64
+		limit     int64 // -1: the big file's, heapLimit of its size and what is mapped now
 		gcPercent int
 	}{
-		{"big file", big, nil, 100 << 20, -1},
+		{"big file", big, nil, -1, -1},
 		{"small file", small, nil, minHeapLimit, -1},
 		{"stream", "", nil, math.MaxInt64, 100},
 		{"GOMEMLIMIT set", big, map[string]string{"GOMEMLIMIT": "1GiB"}, math.MaxInt64, 100},
-		{"GOGC set", big, map[string]string{"GOGC": "100"}, 100 << 20, 100},
+		{"GOGC set", big, map[string]string{"GOGC": "100"}, -1, 100},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			for _, k := range []string{"GOMEMLIMIT", "GOGC"} {
@@ -55,12 +57,52 @@ func TestBoundHeap(t *testing.T) {
 				defer f.Close()
 				boundHeap(f)
 			}
-			if got := debug.SetMemoryLimit(-1); got != tc.limit {
+			got := debug.SetMemoryLimit(-1)
+			if tc.limit == -1 {
+				// What is mapped moves a little as the test runs: within a MiB of now.
+				if want := heapLimit(100<<20, mappedFromFiles()); got < want-1<<20 || got > want+1<<20 {
+					t.Errorf("memory limit %d, want about %d", got, want)
+				}
+			} else if got != tc.limit {
 				t.Errorf("memory limit %d, want %d", got, tc.limit)
 			}
 			if got := debug.SetGCPercent(100); got != tc.gcPercent {
 				t.Errorf("GC percent %d, want %d", got, tc.gcPercent)
 			}
 		})
+	}
+}
+
+// TestHeapLimit: the limit is the file's size less what is mapped and limitSlack, never below
+// minHeapLimit.
+func TestHeapLimit(t *testing.T) {
+	for _, tc := range []struct{ size, mapped, want int64 }{
+		{200 << 20, 32 << 20, 200<<20 - 32<<20 - limitSlack},
+		{200 << 20, 0, 200<<20 - limitSlack},
+		{100 << 20, 40 << 20, minHeapLimit},
+		{1 << 10, 32 << 20, minHeapLimit},
+	} {
+		if got := heapLimit(tc.size, tc.mapped); got != tc.want {
+			t.Errorf("heapLimit(%d, %d) = %d, want %d", tc.size, tc.mapped, got, tc.want)
+		}
+	}
+}
+
+// TestMappedFromFiles: on Linux a running program has its own code mapped: more than nothing,
+// less than all it has resident.
+func TestMappedFromFiles(t *testing.T) {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status here:", err)
+	}
+	var rss int64
+	for line := range strings.Lines(string(b)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			rss = kb << 10
+		}
+	}
+	if got := mappedFromFiles(); got <= 0 || got > rss {
+		t.Errorf("mappedFromFiles() = %d, want within (0, %d] (VmRSS)", got, rss)
 	}
 }
