@@ -7,7 +7,7 @@ import "time"
 // derived from them last time, so that only what changed is derived again.
 type podState struct {
 	key           string
-	first, last   *PodObservation
+	last          *PodObservation
 	firstSeen     time.Time
 	lastSeen      time.Time
 	deleted       *seen // the DELETED watch event
@@ -64,8 +64,8 @@ func newPodState(key string) *podState {
 
 func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 	ps.dirty = true
-	if ps.first == nil {
-		ps.first, ps.firstSeen = p, r
+	if ps.last == nil {
+		ps.firstSeen = r
 	}
 	prev := ps.lastSeen
 	s := newSeen(r, prev)
