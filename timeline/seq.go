@@ -186,6 +186,14 @@ func (sb *seqBuilder[T]) insert(i int, v T) {
 	sb.n++
 	nf := len(sb.full) * blockSize
 	if i >= nf {
+		if len(sb.tail) == cap(sb.tail) {
+			// Grown by a few, not doubled: a tail never holds more than a block, and most of a
+			// pod's lists (its conditions, its pod row) end in a tail that is never filled. A
+			// Job pod's ten condition changes took room for sixteen (2.6 KB).
+			t := make([]T, len(sb.tail), min(len(sb.tail)+tailGrowth, blockSize))
+			copy(t, sb.tail)
+			sb.tail, sb.tailShared = t, false
+		}
 		sb.tail = insertAt(sb.tail, i-nf, v, &sb.tailShared)
 	} else {
 		// Into a full block: it gives its last item to the next block, and so on to the tail.
@@ -218,6 +226,9 @@ func (sb *seqBuilder[T]) insert(i int, v T) {
 		sb.tail, sb.tailShared = make([]T, 0, blockSize), false
 	}
 }
+
+// tailGrowth is how many items a full tail grows by.
+const tailGrowth = 4
 
 // insertAt puts v at index j of b; if shared says a snapshot holds b, a write inside it goes
 // to a copy instead.
