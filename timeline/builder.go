@@ -22,6 +22,7 @@ type Builder struct {
 	events  map[string]*eventState // by event UID, else namespace/name
 	waiting map[objectRef][]*eventState
 	waitFor []objectRef // the keys of waiting, in the order they came
+	names   laneNames   // the status fields' names, by kind and name of container
 
 	d        deriver
 	changed  bool // something changed since the last Snapshot
@@ -45,6 +46,7 @@ func NewBuilder() *Builder {
 		jobs:    map[string]*jobState{},
 		events:  map[string]*eventState{},
 		waiting: map[objectRef][]*eventState{},
+		names:   laneNames{},
 	}
 }
 
@@ -110,7 +112,7 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
 		b.reorder = true
 	}
-	ps.observe(r, t, p)
+	ps.observe(r, t, p, b.names)
 	if !ok && !b.reorder {
 		// Into its place by creation, after the pods made at the same time: the list stays in
 		// order without sorting all of it again for every new pod of a big Job.

@@ -76,7 +76,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	}
 	out.Gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
 		if ls := ps.lanes[name]; ls != nil {
-			return ls.spec
+			return *ls.spec
 		}
 		return ContainerObservation{}
 	}, graceOf(ps, interval{hi: ps.lastSeen}))

@@ -53,7 +53,7 @@ func startKind(attempt int32) MilestoneKind {
 // under it, the waits before it, and how it stopped if the kubelet stopped it on its own (a
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
 func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone, old *Run) *Run {
-	spec := ls.spec
+	spec := *ls.spec
 	created := ps.created()
 	lc := &ls.cache
 	w := lc.window(a)

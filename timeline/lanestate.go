@@ -10,8 +10,10 @@ import (
 // waits, and its Events' occurrences by reason. It also caches what was derived from them, so
 // that a new observation re-derives only the runs it touched.
 type laneState struct {
-	spec      ContainerObservation // the latest, Status cleared
-	instances []*instance          // by attempt
+	// spec is the latest, Status cleared: replaced, never changed, when it changes, so that
+	// snapshots share it. Nil until the pod shows the container (its Events can come first).
+	spec      *ContainerObservation
+	instances []*instance // by attempt
 	byID      map[string]*instance
 	waits     []waitChange // in the order seen; attempts never decrease
 	last      string       // the last state seen, e.g. "waiting/CrashLoopBackOff", "running/<id>"
@@ -23,14 +25,12 @@ type laneState struct {
 
 	oddCount bool // the status gave a restart count below zero
 
-	startupTimedOut bool                  // a startup probe failure said it timed out (for the findings)
-	specCopy        *ContainerObservation // spec, shared by snapshots: replaced when it changes
+	startupTimedOut bool // a startup probe failure said it timed out (for the findings)
 
 	logs  map[string]*logRun             // the runs' logs, by container ID (or #attempt)
 	stops map[string]*KubeletObservation // the kubelet's log of stopping a run, by container ID
 
-	field string     // the lane's status field, e.g. status.containerStatuses[app]
-	what  fieldNames // the names of its fields, for evidence
+	what *fieldNames // the names of its status fields, for evidence: shared by lanes of one name
 
 	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
 	dirtyFrom int32
@@ -82,31 +82,21 @@ func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
 }
 
 // specRef is the lane's spec as a value snapshots may share: a new copy only when it changed.
-func (ls *laneState) specRef() *ContainerObservation {
-	if ls.specCopy == nil || *ls.specCopy != ls.spec {
-		c := ls.spec
-		ls.specCopy = &c
-	}
-	return ls.specCopy
-}
+func (ls *laneState) specRef() *ContainerObservation { return ls.spec }
 
 // touch marks the runs from attempt a on for derivation again.
 func (ls *laneState) touch(a int32) {
 	ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0))
 }
 
-func (ls *laneState) observe(c *ContainerObservation, s seen) {
-	spec := *c
-	spec.Status = nil
-	if spec != ls.spec {
-		ls.spec = spec
-		ls.field = "status." + statusField(spec.Kind) + "[" + spec.Name + "]"
-		ls.what = fieldNames{
-			startedAt:  ls.field + ".state.running.startedAt",
-			finishedAt: ls.field + ".state.terminated.finishedAt",
-			started:    ls.field + ".started",
-			ready:      ls.field + ".ready",
+func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
+	if ls.spec == nil || !sameSpec(ls.spec, c) {
+		if ls.spec == nil || ls.spec.Kind != c.Kind || ls.spec.Name != c.Name {
+			ls.what = names.of(c.Kind, c.Name)
 		}
+		spec := *c
+		spec.Status = nil
+		ls.spec = &spec
 		ls.touch(0)
 	}
 	cs := c.Status
@@ -317,5 +307,37 @@ func (ls *laneState) waitAttemptsFrom(from int32) []int32 {
 	return out
 }
 
-// fieldNames name a container status's fields, for evidence; made once per lane.
+// sameSpec reports whether c says what spec does, its status aside.
+func sameSpec(spec, c *ContainerObservation) bool {
+	s := *c
+	s.Status = nil
+	return s == *spec
+}
+
+// fieldNames name a container status's fields, for evidence.
 type fieldNames struct{ startedAt, finishedAt, started, ready string }
+
+// laneNames are the fieldNames of each kind and name of container, made once for every pod
+// that has one: the 2,200 pods of a Job share two.
+type laneNames map[laneName]*fieldNames
+
+type laneName struct {
+	kind ContainerKind
+	name string
+}
+
+func (ln laneNames) of(kind ContainerKind, name string) *fieldNames {
+	k := laneName{kind, name}
+	if f, ok := ln[k]; ok {
+		return f
+	}
+	field := "status." + statusField(kind) + "[" + name + "]"
+	f := &fieldNames{
+		startedAt:  field + ".state.running.startedAt",
+		finishedAt: field + ".state.terminated.finishedAt",
+		started:    field + ".started",
+		ready:      field + ".ready",
+	}
+	ln[k] = f
+	return f
+}

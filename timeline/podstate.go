@@ -62,7 +62,7 @@ func newPodState(key string) *podState {
 	return &podState{key: key, lanes: map[string]*laneState{}, podOccs: map[string][]eventOcc{}, dirty: true, rowDirty: true}
 }
 
-func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
+func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names laneNames) {
 	ps.dirty = true
 	if ps.last == nil {
 		ps.firstSeen = r
@@ -114,7 +114,7 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation) {
 			ls.shown = true
 			ps.laneOrder = append(ps.laneOrder, ls)
 		}
-		ls.observe(c, s)
+		ls.observe(c, s, names)
 	}
 }
 
