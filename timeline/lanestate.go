@@ -35,7 +35,16 @@ type laneState struct {
 	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
 	dirtyFrom int32
 	cache     laneCache
-	final     laneFinal // what the final pass made last time
+	final     *laneFinal // what the final pass made last time; nil until it ran (see fin)
+}
+
+// fin is what the final pass made last time, made when it first runs: a replay of a file derives
+// its pods only at the end, and a Job's thousands of lanes need none until then.
+func (ls *laneState) fin() *laneFinal {
+	if ls.final == nil {
+		ls.final = &laneFinal{}
+	}
+	return ls.final
 }
 
 const noDirty = int32(1<<31 - 1)

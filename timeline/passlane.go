@@ -49,7 +49,7 @@ func (l *passLane) edit(a int32) []Milestone {
 		l.edits = map[int32][]Milestone{}
 	}
 	// Into a copy the last pass made and found the same as the one before it, which nothing holds.
-	fin := &l.ls.final
+	fin := l.ls.fin()
 	ms := append(fin.spare[:0], l.milestones(a)...)
 	fin.spare = nil
 	for i := range ms {
@@ -82,7 +82,7 @@ func (l *passLane) lastRun() int32 {
 // list is kept in blocks, and only the runs that differ from last time's are written, so a
 // snapshot costs the runs that changed (usually the last), not the lane's whole history.
 func (l *passLane) result(created time.Time) Seq[*Run] {
-	fin := &l.ls.final
+	fin := l.ls.fin()
 	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && l.ls.cache.changed > 0
 	var made map[int32]finalRun
 	if len(l.edits) > 0 {
