@@ -15,7 +15,8 @@ type podState struct {
 	deletionAt    time.Time
 	deletionGrace int64
 	statuses      cowList[StatusChange]
-	conditions    seqBuilder[conditionChange] // in blocks: appending never copies what is there
+	conditions    seqBuilder[conditionChange] // Ready's changes, and the first True of three others
+	firstTrue     uint8                       // which of those three were True (firstTrueBit)
 	phases        []phaseChange
 	lanes         map[string]*laneState
 	laneOrder     []*laneState
@@ -95,12 +96,21 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		ps.rowDirty = true
 	}
 	for _, c := range p.Conditions {
-		if !hasConditionChange(&ps.conditions, c) {
-			// The pod row shows every Ready change, and the first PodScheduled and Initialized.
-			if (c.Type == "PodScheduled" || c.Type == "Initialized") && c.Status == "True" && ps.firstCondition(c.Type, "True") == nil {
+		// The pod row shows every Ready change, and when PodScheduled, Initialized and
+		// ContainersReady first became True: that is all that is kept of the conditions. (A
+		// crash loop flips ContainersReady and PodReadyToStartContainers in every cycle; what
+		// the findings read of the others, they read from the last observation.)
+		switch c.Type {
+		case "Ready":
+			if !hasConditionChange(&ps.conditions, c) {
+				ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
+			}
+		case "PodScheduled", "Initialized", "ContainersReady":
+			if bit := firstTrueBit(c.Type); c.Status == "True" && ps.firstTrue&bit == 0 {
+				ps.firstTrue |= bit
+				ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 				ps.rowDirty = true
 			}
-			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 		}
 	}
 	for i := range p.Containers {
@@ -147,6 +157,17 @@ func (ps *podState) addOcc(oc eventOcc) {
 	}
 	ps.podOccs[oc.ev.Reason] = insertOcc(ps.podOccs[oc.ev.Reason], oc)
 	ps.rowDirty = true
+}
+
+// firstTrueBit is the bit of podState.firstTrue that says a condition of the type was True.
+func firstTrueBit(typ string) uint8 {
+	switch typ {
+	case "PodScheduled":
+		return 1
+	case "Initialized":
+		return 2
+	}
+	return 4 // ContainersReady
 }
 
 func (ps *podState) firstCondition(typ, status string) *conditionChange {
