@@ -31,8 +31,10 @@ type batch struct {
 // span is one line of a batch: buf[start:end], line number n.
 type span struct{ start, end, n int }
 
+// A batch of 128 KB is read and decoded as fast as one of 256 (BenchmarkReader on the 101 MiB
+// Job recording) and holds half the decoded objects while it waits; 64 KB was 10-20% slower.
 const (
-	batchBytes = 256 << 10
+	batchBytes = 128 << 10
 	batchLines = 1024
 )
 
