@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"slices"
 	"time"
 )
 
@@ -10,6 +11,7 @@ type deriver struct {
 	scratch    []Milestone     // a run's milestones while they are gathered
 	changes    []StateChange   // a run's state changes while they are gathered
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
+	gaps       []Gap           // a pod's gaps while they are gathered
 	skew       bool
 	notes      []string // problems with the data itself, each said once
 	noted      map[string]bool
@@ -74,12 +76,19 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 		out.Containers[i] = c
 	}
-	out.Gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
+	d.gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
 		if ls := ps.lanes[name]; ls != nil {
 			return *ls.spec
 		}
 		return ContainerObservation{}
-	}, graceOf(ps, interval{hi: ps.lastSeen}))
+	}, graceOf(ps, interval{hi: ps.lastSeen}), d.gaps)
+	// The gaps are those of the pod's last snapshot more often than not (they rest on its first
+	// and last runs): that snapshot's list is shared then.
+	if ps.out != nil && slices.Equal(ps.out.Gaps, d.gaps) {
+		out.Gaps = ps.out.Gaps
+	} else if len(d.gaps) > 0 {
+		out.Gaps = slices.Clone(d.gaps)
+	}
 	out.memo = &podMemo{facts: newPodFacts(ps)}
 	return out
 }

@@ -6,8 +6,8 @@ import "time"
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
 // last exit. They read the first and the last runs only.
-func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration) []Gap {
-	var gaps []Gap
+func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration, into []Gap) []Gap {
+	gaps := into[:0]
 	addIf := func(from, to *Milestone, fromName, toName string, ordered bool) {
 		if from == nil || to == nil {
 			return
