@@ -16,10 +16,13 @@ type laneState struct {
 	instances []*instance // by attempt
 	byID      map[string]*instance
 	waits     []waitChange // in the order seen; attempts never decrease
-	last      string       // the last state seen, e.g. "waiting/CrashLoopBackOff", "running/<id>"
-	status    *ContainerStatus
-	occs      map[string][]eventOcc // by reason, in time order
-	shown     bool                  // the pod has shown this container (Events can come first)
+	// waiting says the last state seen was waiting, for waitReason: a wait is noted when it
+	// begins, not at every update that repeats it.
+	waiting    bool
+	waitReason string
+	status     *ContainerStatus
+	occs       map[string][]eventOcc // by reason, in time order
+	shown      bool                  // the pod has shown this container (Events can come first)
 
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 
@@ -143,7 +146,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 		case flags:
 			ls.touch(in.attempt)
 		}
-		ls.last = "running/" + id
+		ls.waiting = false
 	case cs.Terminated != nil:
 		id := cs.Terminated.ContainerID
 		if id == "" {
@@ -151,10 +154,9 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 		}
 		in := ls.instance(id, cs.RestartCount)
 		ls.touchSeen(in, in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s))
-		ls.last = "terminated/" + id
+		ls.waiting = false
 	case cs.Waiting != nil:
-		state := "waiting/" + cs.Waiting.Reason
-		if ls.last != state {
+		if !ls.waiting || ls.waitReason != cs.Waiting.Reason {
 			next := cs.RestartCount // the run it waits for
 			if cs.LastTerminated != nil {
 				next++
@@ -163,7 +165,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 				ls.waitsUnsorted = true // restart counts went back: the status is odd
 			}
 			ls.waits = append(ls.waits, waitChange{cs.Waiting.Reason, cs.Waiting.Message, next, s})
-			ls.last = state
+			ls.waiting, ls.waitReason = true, cs.Waiting.Reason
 			ls.touch(next)
 		}
 	}
