@@ -20,12 +20,11 @@ const minHeapLimit = 64 << 20
 // bigger than the limit costs CPU, never a failure.
 //
 // The limit is the file's size less what the process already has mapped from files (its own
-// program: Linux maps 64 KiB around each page the packages' init functions touch, 32 MiB of
+// program: Linux maps 64 KiB around each page the packages' init functions touch, 27-38 MiB of
 // sidecar-top), at least minHeapLimit: so the whole resident set, not only the heap, stays
 // within the file's size. Replaying the 101 MiB recording of a 2,200-pod Job with a limit of the
 // file's size peaked at 131-136 MiB resident (97 anonymous, 35 mapped); with this one (and the
-// facts let go of as the end is derived: timeline.Builder.Final), 96-97 MiB (66 and 29), in
-// the same wall time: 0.58-0.83 s against 0.54-0.77, for 5-10% more CPU.
+// facts let go of as the end is derived: timeline.Builder.Final), 95-97 MiB.
 //
 // Below the limit the collector then has nothing to do (unless GOGC is set): the timeline a
 // replay builds is a third of a recording's size or less, so collecting whenever the heap has
@@ -56,9 +55,10 @@ func heapLimit(size, mapped int64) int64 {
 }
 
 // limitSlack is room for what the resident set gains outside the limit as the replay goes on:
-// code read for the first time, and the runtime's overshoot of a soft limit. Replaying the
-// 101 MiB recording with none peaked 1.5 MiB above it.
-const limitSlack = 4 << 20
+// code run for the first time after the limit is set (reading, deriving, writing JSON mapped
+// 4-5 MiB more of the program: 27 -> 32 MiB), and the runtime's overshoot of a soft limit (a
+// MiB or two). With 4 MiB of slack a replay of the 101 MiB recording peaked at 99.5 MiB.
+const limitSlack = 8 << 20
 
 // mappedFromFiles is how much of the process's resident memory is mapped from files (RssFile in
 // /proc/self/status), or 0 where that is not known.
