@@ -27,13 +27,24 @@ done
 
 # best CMD...: of ROUNDS runs, the one that used the least CPU: its CPU seconds (user + system,
 # every thread), wall seconds and peak RSS (MiB). CPU time is what the work costs; a busy
-# machine stretches the wall time of a run by what else runs, not its CPU time.
+# machine stretches the wall time of a run by what else runs, not its CPU time. Times are read
+# to the millisecond from the kernel's account of the child (wait4): /usr/bin/time prints
+# hundredths, too coarse for the small runs, which take a few of them.
 best() {
 	local b=999999 wall=0 rss=0 e u s r c
 	for _ in $(seq "$rounds"); do
-		/usr/bin/time -o "$bin/time" -f "%e %U %S %M" "$@" >/dev/null 2>&1
-		read -r e u s r < "$bin/time"
-		c=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.2f", u+s}')
+		read -r e u s r < <(python3 -c 'import os, shutil, sys, time
+argv = [shutil.which(sys.argv[1])] + sys.argv[2:]
+t = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.execv(argv[0], argv)
+_, status, ru = os.wait4(pid, 0)
+print(f"{time.monotonic() - t:.3f} {ru.ru_utime:.3f} {ru.ru_stime:.3f} {ru.ru_maxrss}")' "$@")
+		c=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
 		if awk -v t="$c" -v b="$b" 'BEGIN{exit !(t<b)}'; then b=$c wall=$e rss=$r; fi
 	done
 	echo "$b $wall $((rss / 1024))"
