@@ -12,6 +12,8 @@ type deriver struct {
 	changes    []StateChange   // a run's state changes while they are gathered
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
 	gaps       []Gap           // a pod's gaps while they are gathered
+	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
+	lanes      []*passLane     // pointers to them
 	skew       bool
 	notes      []string // problems with the data itself, each said once
 	noted      map[string]bool
@@ -50,12 +52,22 @@ func (d *deriver) pod(ps *podState) *Pod {
 		Requests: p.Requests, Limits: p.Limits,
 	}
 	if p.OwnerKind != "" {
-		out.Owner = &OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
+		owner := OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
+		if last := ps.out; last != nil && last.Owner != nil && *last.Owner == owner {
+			out.Owner = last.Owner // the last snapshot's, as it nearly always is
+		} else {
+			out.Owner = &owner
+		}
 	}
 	out.Milestones = d.podRow(ps)
-	lanes := make([]*passLane, len(ps.laneOrder))
+	// The lanes as the final pass sees them, in the deriver's scratch: nothing keeps them.
+	n := len(ps.laneOrder)
+	d.passLanes = slices.Grow(d.passLanes[:0], n)[:n]
+	d.lanes = slices.Grow(d.lanes[:0], n)[:n]
+	lanes := d.lanes
 	for i, ls := range ps.laneOrder {
-		lanes[i] = &passLane{ls: ls, runs: d.deriveLane(ps, ls)}
+		d.passLanes[i] = passLane{ls: ls, runs: d.deriveLane(ps, ls)}
+		lanes[i] = &d.passLanes[i]
 		if ls.oddCount {
 			d.note("pod " + p.Name + " container " + ls.spec.Name + ": a restart count below zero was read as zero")
 		}
