@@ -16,16 +16,7 @@ import (
 func TestFinal(t *testing.T) {
 	for _, name := range recordings.Names() {
 		t.Run(name, func(t *testing.T) {
-			f, err := recordings.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			_, items, _, err := watch.ReadAll(f, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			obs := watch.Observations(items)
+			obs := watch.Observations(recordingItems(t, name, nil))
 			want := timeline.NewBuilder()
 			for _, o := range obs {
 				want.Apply(o)
