@@ -13,6 +13,7 @@ type deriver struct {
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
 	gaps       []Gap           // a pod's gaps while they are gathered
 	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
+	row        []Milestone     // a pod row's milestones while they are gathered
 	lanes      []*passLane     // pointers to them
 	skew       bool
 	notes      []string // problems with the data itself, each said once
@@ -119,7 +120,8 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 	rc := &ps.rows
 	if ps.rowDirty {
 		ps.rowDirty = false
-		ms, everReady := d.podMilestones(ps)
+		ms, everReady := d.podMilestones(ps, d.row[:0])
+		d.row = ms[:0] // the list below copies them
 		sortMilestones(ms)
 		rc.deleting = nil
 		for i := range ms {
@@ -168,7 +170,7 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 
 // podMilestones are the pod row's milestones: created, scheduled, initialized, containers ready, ready and
 // not-ready, deletion requested, terminal phase and deletion from the API.
-func (d *deriver) podMilestones(ps *podState) (ms []Milestone, everReady bool) {
+func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, everReady bool) {
 	p := ps.last
 	if c := ps.created(); !c.Equal(p.Created) {
 		// No milestone for it: when the pod was made is not known.

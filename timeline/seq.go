@@ -3,6 +3,7 @@ package timeline
 import (
 	"encoding/json"
 	"iter"
+	"slices"
 	"unsafe"
 )
 
@@ -316,10 +317,13 @@ func assignSeq[T comparable](sb *seqBuilder[T], items []T, from int) {
 
 // reset replaces every item.
 func (sb *seqBuilder[T]) reset(items []T) {
-	*sb = seqBuilder[T]{}
-	for _, v := range items {
-		sb.insert(sb.n, v)
+	*sb = seqBuilder[T]{n: len(items)}
+	blockSize := blockSizeOf[T]()
+	for ; len(items) >= blockSize; items = items[blockSize:] {
+		sb.full = append(sb.full, slices.Clone(items[:blockSize:blockSize]))
+		sb.ownBlock = append(sb.ownBlock, false)
 	}
+	sb.tail = slices.Clone(items) // as long as it is: it grows as insert grows it
 }
 
 // view is the Seq for a snapshot: it shares everything with the builder, which from now on

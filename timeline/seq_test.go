@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// TestSeqBuilder inserts at random places, mostly near the end as the builder does, taking views
-// now and then: every view holds the items as they were when it was taken, whatever came after.
+// TestSeqBuilder inserts at random places, mostly near the end as the builder does, now and then
+// replaces every item, taking views now and then: every view holds the items as they were when
+// it was taken, whatever came after.
 func TestSeqBuilder(t *testing.T) {
 	t.Run("int", func(t *testing.T) { testSeqBuilder(t, func(i int) int { return i }) })
 	t.Run("big", func(t *testing.T) { testSeqBuilder(t, newBigItem) })
@@ -34,6 +35,19 @@ func testSeqBuilder[T comparable](t *testing.T, mk func(int) T) {
 	}
 	var views []taken
 	for i := range 3000 {
+		if r.IntN(150) == 0 {
+			// Now and then every item replaced (as a pod row derived again), by up to three
+			// blocks' worth: the views before keep theirs.
+			items := make([]T, r.IntN(3*blockSizeOf[T]()))
+			for k := range items {
+				items[k] = mk(100_000 + 100*i + k)
+			}
+			sb.reset(items)
+			want = slices.Clone(items)
+			for k := range items {
+				items[k] = mk(-1) // the caller's list is its own again (a scratch list)
+			}
+		}
 		j := len(want)
 		switch r.IntN(10) {
 		case 0:
