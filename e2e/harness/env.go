@@ -155,7 +155,12 @@ func (e *Env) Manifest(name string) ([]byte, error) {
 // in it: its default ServiceAccount and its kube-root-ca.crt ConfigMap exist. When they do not
 // come within 30 s, the controller-manager that makes them is restarted (controllers.sh) and
 // they get 60 s more: after the fault tests restart the API server, its controllers were seen to
-// make none for over a minute.
+// make none for over a minute. Likely why: a restarted API server answers Forbidden until its
+// RBAC caches are filled (a rerun of the kill test logged 68 such errors in the
+// controller-manager, one of them for its namespace informer), and client-go's reflectors back
+// off after each failure, 0.8 s doubling to 30 s, jittered, reset only after 2 minutes without
+// one: five kills in a row can leave the service-account controller blind to a new namespace
+// for up to a minute. A fresh controller-manager lists everything at once.
 func (e *Env) createNamespace(ctx context.Context, ns string) error {
 	wait := func(timeout string) (string, error) {
 		out, err := exec.CommandContext(ctx, filepath.Join(e.scripts, "wait-namespace.sh"), ns, timeout).CombinedOutput()
