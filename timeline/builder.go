@@ -270,9 +270,7 @@ func (b *Builder) Final() Snapshot {
 var testHookFinalPod func(i int)
 
 // drop lets go of everything but the last snapshot.
-func (b *Builder) drop() {
-	*b = Builder{last: b.last, d: deriver{skew: b.d.skew, notes: b.d.notes}, final: true}
-}
+func (b *Builder) drop() { *b = Builder{last: b.last, final: true} }
 
 func (b *Builder) snapshot(final bool) Snapshot {
 	if !b.changed && b.last.Pods != nil {

@@ -12,8 +12,8 @@ type deriver struct {
 	changes    []StateChange   // a run's state changes while they are gathered
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
 	gaps       []Gap           // a pod's gaps while they are gathered
-	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
 	row        []Milestone     // a pod row's milestones while they are gathered
+	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
 	lanes      []*passLane     // pointers to them
 	skew       bool
 	notes      []string // problems with the data itself, each said once

@@ -95,7 +95,7 @@ func newPodFacts(ps *podState) *podFacts {
 		f.grace = time.Duration(ps.deletionGrace) * time.Second
 	}
 	for i, l := range ps.laneOrder {
-		n := laneNow{spec: l.specRef(), startupTimedOut: l.startupTimedOut}
+		n := laneNow{spec: l.spec, startupTimedOut: l.startupTimedOut}
 		if cs := l.status; cs != nil {
 			n.hasStatus, n.running, n.ready = true, cs.Running != nil, cs.Ready
 		}

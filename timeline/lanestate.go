@@ -93,9 +93,6 @@ func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
 	}
 }
 
-// specRef is the lane's spec as a value snapshots may share: a new copy only when it changed.
-func (ls *laneState) specRef() *ContainerObservation { return ls.spec }
-
 // touch marks the runs from attempt a on for derivation again.
 func (ls *laneState) touch(a int32) {
 	ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0))
