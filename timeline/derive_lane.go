@@ -128,7 +128,23 @@ func upperBoundOf(list []eventOcc, t time.Time, starts bool) int {
 	if t.IsZero() {
 		return len(list)
 	}
-	return sort.Search(len(list), func(i int) bool { return occKeyAs(&list[i], starts).After(t) })
+	return searchFromEnd(len(list), func(i int) bool { return occKeyAs(&list[i], starts).After(t) })
+}
+
+// searchFromEnd is sort.Search for an index that is most often at or near n: the windows
+// derived again are a lane's last, and Events arrive in order. It gallops back from the end, so
+// an index k from the end costs about 2·log2(k+1) calls, the start no more than twice sort.Search.
+func searchFromEnd(n int, after func(int) bool) int {
+	hi, step := n, 1 // every index from hi on is after
+	for hi > 0 {
+		lo := max(hi-step, 0)
+		if !after(lo) {
+			// lo is not after: the answer is in (lo, hi].
+			return lo + 1 + sort.Search(hi-lo-1, func(i int) bool { return after(lo + 1 + i) })
+		}
+		hi, step = lo, step*2
+	}
+	return 0
 }
 
 // deriveLane brings the lane's base runs up to date: those from the first dirty attempt on are

@@ -261,7 +261,7 @@ func (ls *laneState) addOcc(oc eventOcc) {
 // insertOcc puts oc in a list in order (of occKey), after every occurrence at or before it.
 func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
 	k := occKey(&oc)
-	i := sort.Search(len(list), func(i int) bool { return occKey(&list[i]).After(k) })
+	i := searchFromEnd(len(list), func(i int) bool { return occKey(&list[i]).After(k) })
 	list = append(list, eventOcc{})
 	copy(list[i+1:], list[i:])
 	list[i] = oc
