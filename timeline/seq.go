@@ -165,8 +165,11 @@ type seqBuilder[T any] struct {
 	n          int
 	fullShared bool // full has been handed out: change an entry only in a copy
 	tailShared bool // tail has been handed out: write only past its end
+	hasLast    bool // nothing changed since the last view, which last holds
 	ownBlock   []bool
-	last       *Seq[T] // the last view, while nothing changed since
+	// The last view. Allocated once and written over: a view is handed out by value, never last
+	// itself (a view per snapshot of each list had been an allocation each).
+	last *Seq[T]
 }
 
 func (sb *seqBuilder[T]) len() int { return sb.n }
@@ -183,7 +186,7 @@ func (sb *seqBuilder[T]) at(i int) *T {
 // insert puts v at index i.
 func (sb *seqBuilder[T]) insert(i int, v T) {
 	blockSize := blockSizeOf[T]()
-	sb.last = nil
+	sb.hasLast = false
 	sb.n++
 	nf := len(sb.full) * blockSize
 	if i >= nf {
@@ -251,7 +254,7 @@ func insertAt[T any](b []T, j int, v T, shared *bool) []T {
 // set replaces item i.
 func (sb *seqBuilder[T]) set(i int, v T) {
 	blockSize := blockSizeOf[T]()
-	sb.last = nil
+	sb.hasLast = false
 	if k := i / blockSize; k < len(sb.full) {
 		if sb.fullShared {
 			sb.full = append([][]T(nil), sb.full...)
@@ -281,7 +284,7 @@ func (sb *seqBuilder[T]) truncate(n int) {
 	if n >= sb.n {
 		return
 	}
-	sb.last = nil
+	sb.hasLast = false
 	nf := len(sb.full) * blockSize
 	if n < nf {
 		// The block n falls in becomes the tail; the blocks after it go. The list of blocks a view
@@ -329,14 +332,17 @@ func (sb *seqBuilder[T]) reset(items []T) {
 // view is the Seq for a snapshot: it shares everything with the builder, which from now on
 // changes nothing a snapshot can see.
 func (sb *seqBuilder[T]) view() Seq[T] {
-	if sb.last != nil {
+	if sb.hasLast {
 		return *sb.last
 	}
 	sb.fullShared, sb.tailShared = true, true
 	for k := range sb.ownBlock {
 		sb.ownBlock[k] = false
 	}
-	sb.last = &Seq[T]{full: sb.full[:len(sb.full):len(sb.full)], tail: sb.tail[:len(sb.tail):len(sb.tail)], n: sb.n}
+	if sb.last == nil {
+		sb.last = new(Seq[T])
+	}
+	*sb.last, sb.hasLast = Seq[T]{full: sb.full[:len(sb.full):len(sb.full)], tail: sb.tail[:len(sb.tail):len(sb.tail)], n: sb.n}, true
 	return *sb.last
 }
 
