@@ -29,7 +29,8 @@ func (js *jobState) observe(r time.Time, t WatchType, j *JobObservation) {
 		}
 	}
 	if t == Deleted && js.deleted == nil {
-		js.deleted = &s
+		seen := s // copied only here, not at every update
+		js.deleted = &seen
 	}
 }
 

@@ -212,7 +212,8 @@ func (in *instance) sawRun(startedAt time.Time, s seen) bool {
 		in.startedAt, changed = startedAt, true
 	}
 	if in.run == nil {
-		in.run, changed = &s, true
+		seen := s // a copy made here: taking s's address would copy it at every call
+		in.run, changed = &seen, true
 	}
 	return changed
 }
@@ -222,8 +223,8 @@ func (in *instance) sawTerminated(t *Terminated, s seen) bool {
 	if in.term != nil {
 		return false
 	}
-	tc := *t
-	in.term, in.termSeen = &tc, &s
+	tc, seen := *t, s // copies made here, not at every call (see sawRun)
+	in.term, in.termSeen = &tc, &seen
 	return true
 }
 

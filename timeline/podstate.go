@@ -76,10 +76,12 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 	ps.last, ps.lastSeen = p, r
 
 	if t == Deleted && ps.deleted == nil {
-		ps.deleted, ps.rowDirty = &s, true
+		seen := s // copies made only here: taking s's address would copy it at every update
+		ps.deleted, ps.rowDirty = &seen, true
 	}
 	if p.Deletion != nil && ps.deletion == nil {
-		ps.deletion, ps.rowDirty = &s, true
+		seen := s
+		ps.deletion, ps.rowDirty = &seen, true
 		ps.deletionAt = *p.Deletion
 		if p.DeletionGrace != nil {
 			ps.deletionGrace = *p.DeletionGrace
