@@ -8,11 +8,13 @@ import "time"
 // last exit. They read the first and the last runs only.
 func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration, into []Gap) []Gap {
 	gaps := into[:0]
-	addIf := func(from, to *Milestone, fromName, toName string, ordered bool) {
+	// A gap's ends are named by who and what ("sidecar", "started"); the name is put together
+	// only for a gap there is, in one allocation (a pod is derived at every frame that changes it).
+	addIf := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string, ordered bool) {
 		if from == nil || to == nil {
 			return
 		}
-		name := fromName + " → " + toName
+		name := fromWho + " " + fromWhat + " → " + toWho + " " + toWhat
 		gaps = append(gaps, Gap{
 			Name: name,
 			From: ref(from), To: ref(to),
@@ -20,7 +22,9 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 			Why:  gapWhy(name, from, to, specOf, grace),
 		})
 	}
-	add := func(from, to *Milestone, fromName, toName string) { addIf(from, to, fromName, toName, true) }
+	add := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string) {
+		addIf(from, to, fromWho, fromWhat, toWho, toWhat, true)
+	}
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Kind != KindSidecar {
@@ -32,14 +36,14 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 			prev := &p.Containers[i-1]
 			switch prev.Kind {
 			case KindInit:
-				add(prev.Find(MExit, prev.lastRun()), start, prev.Name+" exit", c.Name+" start")
+				add(prev.Find(MExit, prev.lastRun()), start, prev.Name, "exit", c.Name, "start")
 			case KindSidecar:
-				add(prev.Find(MStarted, 0), start, prev.Name+" started", c.Name+" start")
+				add(prev.Find(MStarted, 0), start, prev.Name, "started", c.Name, "start")
 			}
 		}
-		add(start, started, c.Name+" start", c.Name+" started")
+		add(start, started, c.Name, "start", c.Name, "started")
 		if next := nextContainer(p, i); next != nil && next.Kind != KindSidecar {
-			add(started, next.Find(MStart, 0), c.Name+" started", next.Name+" start")
+			add(started, next.Find(MStart, 0), c.Name, "started", next.Name, "start")
 		}
 	}
 	var lastAppExit *Milestone
@@ -50,16 +54,16 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		}
 		run := a.lastRun()
 		exit := a.Find(MExit, run)
-		add(a.Find(MPreStop, run), a.Find(MSigterm, run), a.Name+" preStop", a.Name+" SIGTERM")
-		add(a.Find(MSigterm, run), exit, a.Name+" SIGTERM", a.Name+" exit")
+		add(a.Find(MPreStop, run), a.Find(MSigterm, run), a.Name, "preStop", a.Name, "SIGTERM")
+		add(a.Find(MSigterm, run), exit, a.Name, "SIGTERM", a.Name, "exit")
 		if exit != nil && (lastAppExit == nil || exit.At.After(lastAppExit.At)) {
 			lastAppExit = exit
 		}
 	}
 	// Sidecars stop in reverse order: the last one after the apps, each earlier one after the next.
-	prevExit, prevName := lastAppExit, ""
+	prevExit, prevWho := lastAppExit, ""
 	if lastAppExit != nil {
-		prevName = lastAppExit.Container + " exit"
+		prevWho = lastAppExit.Container
 	}
 	for i := len(p.Containers) - 1; i >= 0; i-- {
 		c := &p.Containers[i]
@@ -77,16 +81,16 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		// deadline (the kubelet then signals the sidecars as it kills the rest), the gap is not
 		// cut at zero.
 		atDeadline := prevExit != nil && del != nil && grace > 0 && !prevExit.Latest.Before(del.Earliest.Add(grace))
-		addIf(prevExit, sig, prevName, c.Name+" SIGTERM", prevExit == nil || (!sig.Earliest.Before(prevExit.Earliest) && !atDeadline))
-		add(c.Find(MPreStop, run), sig, c.Name+" preStop", c.Name+" SIGTERM")
-		add(sig, exit, c.Name+" SIGTERM", c.Name+" exit")
+		addIf(prevExit, sig, prevWho, "exit", c.Name, "SIGTERM", prevExit == nil || (!sig.Earliest.Before(prevExit.Earliest) && !atDeadline))
+		add(c.Find(MPreStop, run), sig, c.Name, "preStop", c.Name, "SIGTERM")
+		add(sig, exit, c.Name, "SIGTERM", c.Name, "exit")
 		if exit != nil {
-			prevExit, prevName = exit, c.Name+" exit"
+			prevExit, prevWho = exit, c.Name
 		}
 	}
 	if del != nil {
 		if last := lastExitAfter(p, del.Earliest); last != nil {
-			add(del, last, "pod deletion", "last exit ("+last.Container+")")
+			add(del, last, "pod", "deletion", "last", "exit ("+last.Container+")")
 		}
 	}
 	return gaps
