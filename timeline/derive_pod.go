@@ -102,7 +102,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	} else if len(d.gaps) > 0 {
 		out.Gaps = slices.Clone(d.gaps)
 	}
-	out.memo = &podMemo{facts: newPodFacts(ps)}
+	out.memo = newFactsMemo(ps)
 	return out
 }
 
