@@ -109,8 +109,13 @@ type eventOcc struct {
 
 // listEvent is the occurrence as the events list shows it.
 func (oc eventOcc) listEvent() Event {
+	return oc.listEventOf(oc.ev.InvolvedKind + "/" + oc.ev.InvolvedName)
+}
+
+// listEventOf is listEvent with the involved object's "Kind/name" given.
+func (oc eventOcc) listEventOf(object string) Event {
 	e := oc.ev
-	return Event{At: oc.at, Object: e.InvolvedKind + "/" + e.InvolvedName, Container: e.Container,
+	return Event{At: oc.at, Object: object, Container: e.Container,
 		Type: oc.typ, Reason: e.Reason, Message: oc.message, Count: oc.count}
 }
 

@@ -22,6 +22,8 @@ type podState struct {
 	laneOrder     []*laneState
 	podOccs       map[string][]eventOcc // the pod's own Events (no container), by reason, in time order
 	events        seqBuilder[Event]     // every occurrence, for the events list
+	// The involved object of the last Event listed, and its "Kind/name" as the list shows it.
+	evKind, evName, evObject string
 
 	// The first Event of an app container (the kubelet creates apps once the pod is initialized)
 	// and the first Killing of a stopping pod (after the deletion request): they bound the pod row.
@@ -145,7 +147,12 @@ func hasConditionChange(list *seqBuilder[conditionChange], c Condition) bool {
 // row's own Events, and in the events list.
 func (ps *podState) addOcc(oc eventOcc) {
 	ps.dirty = true
-	addEvent(&ps.events, oc.listEvent())
+	e := oc.ev
+	if e.InvolvedKind != ps.evKind || e.InvolvedName != ps.evName {
+		// Nearly all of a pod's Events are about the pod: its "Pod/name" is made once.
+		ps.evKind, ps.evName, ps.evObject = e.InvolvedKind, e.InvolvedName, e.InvolvedKind+"/"+e.InvolvedName
+	}
+	addEvent(&ps.events, oc.listEventOf(ps.evObject))
 	if c := oc.ev.Container; c != "" {
 		ls, ok := ps.lanes[c]
 		if !ok {
