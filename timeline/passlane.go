@@ -45,11 +45,16 @@ func (l *passLane) edit(a int32) []Milestone {
 	if ms, ok := l.edits[a]; ok {
 		return ms
 	}
+	fin := l.ls.fin()
 	if l.edits == nil {
-		l.edits = map[int32][]Milestone{}
+		// The map of the lane's last pass: result read it then, and nothing holds it since.
+		if fin.passEdits == nil {
+			fin.passEdits = map[int32][]Milestone{}
+		}
+		clear(fin.passEdits)
+		l.edits = fin.passEdits
 	}
 	// Into a copy the last pass made and found the same as the one before it, which nothing holds.
-	fin := l.ls.fin()
 	ms := append(fin.spare[:0], l.milestones(a)...)
 	fin.spare = nil
 	for i := range ms {
@@ -180,6 +185,7 @@ type laneFinal struct {
 	// last time's (so nothing holds it), and the map of edits of the pass before last.
 	spare      []Milestone
 	spareEdits map[int32]finalRun
+	passEdits  map[int32][]Milestone // the pass's copies (passLane.edits), used again by the next
 }
 
 // finalRun is a run the final pass changed: from which base run, into what.
