@@ -132,7 +132,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	}
 	lr := ls.logOf(in, a)
 	ms = d.logEvidence(spec, a, ms, lr)
-	explainRun(spec, a, ms, occs("Pulled"))
+	explainRun(spec, a, ms, occs("Pulled"), old)
 	waits := ls.waitsOf(a)
 	for _, w := range waits {
 		if w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {

@@ -38,8 +38,9 @@ func pulledSubmatch(msg string) []string {
 	return pulledIn.FindStringSubmatch(msg)
 }
 
-// explainRun sets the why of the milestones of run a that its own facts explain.
-func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc) {
+// explainRun sets the why of the milestones of run a that its own facts explain. prev is run a
+// as derived last time, if it was: a why that rests on the attempt alone is taken from it.
+func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc, prev *Run) {
 	failures := func(probe string) int32 {
 		for i := range ms {
 			if ms[i].Kind == MProbeFailed && ms[i].Reason == probe {
@@ -62,8 +63,9 @@ func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eve
 				m.Why = probeWhy("readinessProbe", p, failures("Readiness"))
 			}
 		case MRestart:
-			if b := backOff(a); b > 0 {
-				// Not Sprintf: this is made again each time a crash loop's last run is derived.
+			if p := prevRestart(prev, a); p != nil {
+				m.Why = p.Why // made once per run: a crash loop's last run is derived at each frame
+			} else if b := backOff(a); b > 0 {
 				m.Why = "back-off " + b.String() + " before restart " + strconv.Itoa(int(a)) + " (the kubelet waits 10s, doubling, up to 5m)"
 			} else {
 				m.Why = "the first restart comes at once"
@@ -88,6 +90,14 @@ func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eve
 			m.Why = "the kubelet runs the preStop hook first"
 		}
 	}
+}
+
+// prevRestart is the restart milestone of prev if it is attempt a's run, else nil.
+func prevRestart(prev *Run, a int32) *Milestone {
+	if prev == nil || prev.Attempt != a {
+		return nil
+	}
+	return prev.find(MRestart)
 }
 
 // probeWhy says how a probe's timing explains when it passed.
