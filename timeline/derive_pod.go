@@ -247,8 +247,29 @@ func (d *deriver) boundAbove(m *Milestone, oc *eventOcc, what, note string) {
 func (d *deriver) conditionMilestone(kind MilestoneKind, c *conditionChange) Milestone {
 	iv := d.bound(wholeSecond(c.LastTransition), time.Time{}, c.at)
 	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-		Evidence: []Evidence{{What: "condition " + c.Type + "=" + c.Status + " lastTransitionTime",
+		Evidence: []Evidence{{What: conditionWhat(c.Type, c.Status),
 			API: c.LastTransition, Precision: "1s", Received: c.at}}}
+}
+
+// conditionWhat is the evidence's name of a condition's lastTransitionTime: a constant for the
+// conditions the pod row shows, whose milestones are made again whenever the row is derived.
+func conditionWhat(typ, status string) string {
+	switch {
+	case typ == "Ready" && status == "True":
+		return "condition Ready=True lastTransitionTime"
+	case typ == "Ready" && status == "False":
+		return "condition Ready=False lastTransitionTime"
+	case status == "True":
+		switch typ {
+		case "PodScheduled":
+			return "condition PodScheduled=True lastTransitionTime"
+		case "Initialized":
+			return "condition Initialized=True lastTransitionTime"
+		case "ContainersReady":
+			return "condition ContainersReady=True lastTransitionTime"
+		}
+	}
+	return "condition " + typ + "=" + status + " lastTransitionTime"
 }
 
 // observedMilestone is a change with no time field: first seen at s.at, not yet at s.prev.

@@ -51,3 +51,14 @@ func TestConditionsKept(t *testing.T) {
 		t.Errorf("kept %v, want only %v", counts, want)
 	}
 }
+
+// TestConditionWhat: the constants name what the general form would.
+func TestConditionWhat(t *testing.T) {
+	for _, typ := range []string{"Ready", "PodScheduled", "Initialized", "ContainersReady", "PodReadyToStartContainers", ""} {
+		for _, status := range []string{"True", "False", "Unknown"} {
+			if got, want := conditionWhat(typ, status), "condition "+typ+"="+status+" lastTransitionTime"; got != want {
+				t.Errorf("conditionWhat(%q, %q) = %q, want %q", typ, status, got, want)
+			}
+		}
+	}
+}
