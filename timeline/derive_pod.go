@@ -82,7 +82,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 	out.Containers = make([]Container, len(lanes))
 	for i, l := range lanes {
 		ls := l.ls
-		c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: stateText(ls.status),
+		c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: ls.stateText(),
 			Runs: l.result(out.Created), Since: out.Created, End: end}
 		if ls.status != nil {
 			c.RestartCount = ls.status.RestartCount

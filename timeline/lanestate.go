@@ -21,8 +21,12 @@ type laneState struct {
 	waiting    bool
 	waitReason string
 	status     *ContainerStatus
-	occs       map[string][]eventOcc // by reason, in time order
-	shown      bool                  // the pod has shown this container (Events can come first)
+	// state is stateText of stateOf, the status it was made for: a lane is shown at each frame
+	// that derives its pod, its status changes far less often.
+	stateOf *ContainerStatus
+	state   string
+	occs    map[string][]eventOcc // by reason, in time order
+	shown   bool                  // the pod has shown this container (Events can come first)
 
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 
@@ -39,6 +43,14 @@ type laneState struct {
 	dirtyFrom int32
 	cache     laneCache
 	final     *laneFinal // what the final pass made last time; nil until it ran (see fin)
+}
+
+// stateText is the lane's latest state as a short phrase (see stateText).
+func (ls *laneState) stateText() string {
+	if ls.status == nil || ls.status != ls.stateOf {
+		ls.stateOf, ls.state = ls.status, stateText(ls.status)
+	}
+	return ls.state
 }
 
 // fin is what the final pass made last time, made when it first runs: a replay of a file derives
