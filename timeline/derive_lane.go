@@ -157,6 +157,8 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	}
 	ls.dirtyFrom = noDirty
 	lc.version++
+	clear(d.ev) // what the lane derived last made there is kept in copies, if at all
+	d.ev = d.ev[:0]
 	// The starts and exits, which decide where Events are filed: from the first instance touched on.
 	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
 	lc.attempts = lc.attempts[:first]

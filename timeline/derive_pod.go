@@ -15,9 +15,13 @@ type deriver struct {
 	row        []Milestone     // a pod row's milestones while they are gathered
 	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
 	lanes      []*passLane     // pointers to them
-	skew       bool
-	notes      []string // problems with the data itself, each said once
-	noted      map[string]bool
+	// The evidence of the lane being derived: its milestones' evidence is made here, and copied
+	// out only into a run that is new (keptMilestones). A crash loop's last runs are derived at
+	// every frame, and most come out the same as before.
+	ev    []Evidence
+	skew  bool
+	notes []string // problems with the data itself, each said once
+	noted map[string]bool
 }
 
 // note says something is wrong with the data, once.
@@ -275,11 +279,17 @@ func conditionWhat(typ, status string) string {
 // observedMilestone is a change with no time field: first seen at s.at, not yet at s.prev.
 // It is placed when it was seen. floor bounds it when it was in the first observation.
 func observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time) Milestone {
+	m, ev := observedAt(kind, s, what, floor)
+	m.Evidence = []Evidence{ev}
+	return m
+}
+
+// observedAt is observedMilestone without its evidence, and the evidence.
+func observedAt(kind MilestoneKind, s seen, what string, floor time.Time) (Milestone, Evidence) {
 	lo := s.prev
 	if lo.IsZero() {
 		lo = floor
 	}
-	ev := Evidence{What: what, Received: s.at, Note: s.note}
-	return Milestone{Kind: kind, At: s.at, Earliest: earlier(lo, s.at), Latest: s.at, Source: SourceObserved,
-		Evidence: []Evidence{ev}}
+	return Milestone{Kind: kind, At: s.at, Earliest: earlier(lo, s.at), Latest: s.at, Source: SourceObserved},
+		Evidence{What: what, Received: s.at, Note: s.note}
 }

@@ -64,7 +64,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		// An Event can arrive before the status it explains: a Started Event for a run the status
 		// does not show yet places that run's start on its own.
 		if st := occs("Started"); len(st) > 0 {
-			m := eventMilestone(startKind(a), spec.Name, a, st[0])
+			m := d.eventMilestone(startKind(a), spec.Name, a, st[0])
 			m.Earliest = created // after the pod was made, after the run before it ended
 			if prevExit != nil {
 				m.Earliest = prevExit.Earliest
@@ -95,7 +95,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	}
 	start := findMilestone(ms, startKind(a), a)
 	for _, oc := range occs("Created") {
-		m := eventMilestone(MCreated, spec.Name, a, oc)
+		m := d.eventMilestone(MCreated, spec.Name, a, oc)
 		if start != nil && !start.Latest.Before(m.Earliest) {
 			// Created before it started: a whole-second Event placed when it arrived may read later.
 			iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, start.Latest)
@@ -114,9 +114,9 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		}
 		inOrderAfter(prevExit.At, chain...)
 	}
-	ms = append(ms, collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
+	ms = append(ms, d.collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
 	for _, oc := range occs("BackOff") {
-		m := eventMilestone(MBackOff, spec.Name, a, oc)
+		m := d.eventMilestone(MBackOff, spec.Name, a, oc)
 		m.Count = oc.count
 		ms = append(ms, m)
 	}
@@ -138,7 +138,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		if w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
 			continue // ordinary waits: the lane's segments show them
 		}
-		m := observedMilestone(MWaiting, w.seen, "state.waiting.reason", created)
+		m := d.observedMilestone(MWaiting, w.seen, "state.waiting.reason", created)
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
@@ -149,7 +149,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		return old // derived again, the same: snapshots that hold it need not change
 	}
 	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
-	return &Run{Attempt: a, Milestones: slices.Clone(ms), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
+	return &Run{Attempt: a, Milestones: keptMilestones(ms), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
 		Log: runLog(lr)}
 }
 
@@ -268,13 +268,13 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 			iv = d.bound(iv, time.Time{}, recv)
 		}
 		// Room for the Events runEvidence adds (Created, Started), so that adding them does not copy it.
-		ev := append(make([]Evidence, 0, 3), Evidence{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv})
+		ev := d.evidence(3, Evidence{What: ls.what.startedAt, API: startedAt, Precision: "1s", Received: recv})
 		r.startM = Milestone{Kind: startKind(in.attempt), Container: spec.Name, Attempt: in.attempt,
 			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus, Evidence: ev}
 		r.start = &r.startM
 	} else if in.run != nil {
 		// Known to run, but not since when: between the observation before and the one that showed it.
-		r.startM = observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
+		r.startM = d.observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
 		r.startM.Container, r.startM.Attempt = spec.Name, in.attempt
 		r.start = &r.startM
 	}
@@ -294,7 +294,7 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 		code := t.ExitCode
 		r.exitM = Milestone{Kind: MExit, Container: spec.Name, Attempt: in.attempt, At: iv.mid(), Earliest: iv.lo,
 			Latest: iv.hi, Source: SourceStatus, Reason: t.Reason, Message: t.Message, ExitCode: &code,
-			Signal: signalName(t.Signal, t.ExitCode), Evidence: []Evidence{ev}}
+			Signal: signalName(t.Signal, t.ExitCode), Evidence: d.evidence(1, ev)}
 		r.exit = &r.exitM
 	}
 	if r.start != nil {
@@ -361,19 +361,71 @@ func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, 
 		s.prev = s.prev.Add(-statusLag)
 		s.note = strings.TrimPrefix(s.note+"; the kubelet may report it up to 1s late", "; ")
 	}
-	m := observedMilestone(kind, s, what, floor)
+	m := d.observedMilestone(kind, s, what, floor)
 	m.Earliest = earlier(later(m.Earliest, floor), m.Latest)
 	return m
 }
 
 // eventMilestone places a milestone on one Event occurrence.
 func eventMilestone(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
+	m := eventAt(kind, container, attempt, oc)
+	m.Evidence = []Evidence{oc.evidence(oc.ev.Reason)}
+	return m
+}
+
+// eventAt is eventMilestone without its evidence.
+func eventAt(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
 	return Milestone{Kind: kind, Container: container, Attempt: attempt, At: oc.at, Earliest: oc.when.lo,
-		Latest: oc.when.hi, Source: SourceEvent, Message: oc.message, Evidence: []Evidence{oc.evidence(oc.ev.Reason)}}
+		Latest: oc.when.hi, Source: SourceEvent, Message: oc.message}
+}
+
+// eventMilestone is eventMilestone with its evidence in the lane's scratch (see deriver.ev).
+func (d *deriver) eventMilestone(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
+	m := eventAt(kind, container, attempt, oc)
+	m.Evidence = d.evidence(1, oc.evidence(oc.ev.Reason))
+	return m
+}
+
+// observedMilestone is observedMilestone with its evidence in the lane's scratch.
+func (d *deriver) observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time) Milestone {
+	m, ev := observedAt(kind, s, what, floor)
+	m.Evidence = d.evidence(1, ev)
+	return m
+}
+
+// evidence is e as a milestone's only evidence so far, with room for as many as room in all,
+// in the lane's scratch. What is appended past the room is allocated, as append does.
+func (d *deriver) evidence(room int, e Evidence) []Evidence {
+	i := len(d.ev)
+	d.ev = append(d.ev, e)
+	for range room - 1 {
+		d.ev = append(d.ev, Evidence{})
+	}
+	return d.ev[i : i+1 : i+room]
+}
+
+// keptMilestones is a copy of a run's milestones to keep, their evidence copied out of the
+// deriver's scratch into one list of its own.
+func keptMilestones(ms []Milestone) []Milestone {
+	out := slices.Clone(ms)
+	n := 0
+	for i := range out {
+		n += len(out[i].Evidence)
+	}
+	all := make([]Evidence, 0, n)
+	for i := range out {
+		if ev := out[i].Evidence; len(ev) > 0 {
+			k := len(all)
+			all = append(all, ev...)
+			// Capped: what the final pass adds to a copy of it goes to a new list.
+			out[i].Evidence = all[k:len(all):len(all)]
+		}
+	}
+	return out
 }
 
 // collapseProbeFailures makes one milestone of a run's repeated failures of one probe.
-func collapseProbeFailures(container string, a int32, occs []eventOcc) []Milestone {
+func (d *deriver) collapseProbeFailures(container string, a int32, occs []eventOcc) []Milestone {
 	var out []Milestone
 	index := map[string]int{}
 	for _, oc := range occs {
@@ -383,7 +435,7 @@ func collapseProbeFailures(container string, a int32, occs []eventOcc) []Milesto
 			out[i].Evidence = append(out[i].Evidence[:1], oc.evidence(oc.ev.Reason))
 			continue
 		}
-		m := eventMilestone(MProbeFailed, container, a, oc)
+		m := d.eventMilestone(MProbeFailed, container, a, oc)
 		m.Reason, m.Count = key, 1
 		index[key] = len(out)
 		out = append(out, m)
