@@ -366,64 +366,6 @@ func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, 
 	return m
 }
 
-// eventMilestone places a milestone on one Event occurrence.
-func eventMilestone(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
-	m := eventAt(kind, container, attempt, oc)
-	m.Evidence = []Evidence{oc.evidence(oc.ev.Reason)}
-	return m
-}
-
-// eventAt is eventMilestone without its evidence.
-func eventAt(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
-	return Milestone{Kind: kind, Container: container, Attempt: attempt, At: oc.at, Earliest: oc.when.lo,
-		Latest: oc.when.hi, Source: SourceEvent, Message: oc.message}
-}
-
-// eventMilestone is eventMilestone with its evidence in the lane's scratch (see deriver.ev).
-func (d *deriver) eventMilestone(kind MilestoneKind, container string, attempt int32, oc eventOcc) Milestone {
-	m := eventAt(kind, container, attempt, oc)
-	m.Evidence = d.evidence(1, oc.evidence(oc.ev.Reason))
-	return m
-}
-
-// observedMilestone is observedMilestone with its evidence in the lane's scratch.
-func (d *deriver) observedMilestone(kind MilestoneKind, s seen, what string, floor time.Time) Milestone {
-	m, ev := observedAt(kind, s, what, floor)
-	m.Evidence = d.evidence(1, ev)
-	return m
-}
-
-// evidence is e as a milestone's only evidence so far, with room for as many as room in all,
-// in the lane's scratch. What is appended past the room is allocated, as append does.
-func (d *deriver) evidence(room int, e Evidence) []Evidence {
-	i := len(d.ev)
-	d.ev = append(d.ev, e)
-	for range room - 1 {
-		d.ev = append(d.ev, Evidence{})
-	}
-	return d.ev[i : i+1 : i+room]
-}
-
-// keptMilestones is a copy of a run's milestones to keep, their evidence copied out of the
-// deriver's scratch into one list of its own.
-func keptMilestones(ms []Milestone) []Milestone {
-	out := slices.Clone(ms)
-	n := 0
-	for i := range out {
-		n += len(out[i].Evidence)
-	}
-	all := make([]Evidence, 0, n)
-	for i := range out {
-		if ev := out[i].Evidence; len(ev) > 0 {
-			k := len(all)
-			all = append(all, ev...)
-			// Capped: what the final pass adds to a copy of it goes to a new list.
-			out[i].Evidence = all[k:len(all):len(all)]
-		}
-	}
-	return out
-}
-
 // collapseProbeFailures makes one milestone of a run's repeated failures of one probe.
 func (d *deriver) collapseProbeFailures(container string, a int32, occs []eventOcc) []Milestone {
 	var out []Milestone
