@@ -275,6 +275,11 @@ func (ls *laneState) addOcc(oc eventOcc) {
 func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
 	k := occKey(&oc)
 	i := searchFromEnd(len(list), func(i int) bool { return occKey(&list[i]).After(k) })
+	if len(list) == cap(list) {
+		// Doubled: append grows a long list by a quarter, and a crash loop's lists of Created,
+		// Started and BackOff were copied five times their length over as they grew.
+		list = append(make([]eventOcc, 0, max(2*len(list), 4)), list...)
+	}
 	list = append(list, eventOcc{})
 	copy(list[i+1:], list[i:])
 	list[i] = oc
