@@ -241,7 +241,9 @@ func insertAt[T any](b []T, j int, v T, shared *bool) []T {
 		return append(b, v) // past every handed-out length
 	}
 	if *shared {
-		b = append(make([]T, 0, max(cap(b), len(b)+1)), b...)
+		// Room for a few more, as a tail grows (a fresh tail has room for a block: copying
+		// all of that room to insert into its first few items cost a block each time).
+		b = append(make([]T, 0, max(len(b)+1, min(cap(b), len(b)+tailGrowth))), b...)
 		*shared = false
 	}
 	var zero T
