@@ -79,7 +79,8 @@ func TestHeapLimit(t *testing.T) {
 	for _, tc := range []struct{ size, mapped, want int64 }{
 		{200 << 20, 32 << 20, 200<<20 - 32<<20 - limitSlack},
 		{200 << 20, 0, 200<<20 - limitSlack},
-		{100 << 20, 40 << 20, minHeapLimit},
+		{100 << 20, 40 << 20, 100<<20 - 40<<20 - limitSlack},
+		{100 << 20, 60 << 20, minHeapLimit},
 		{1 << 10, 32 << 20, minHeapLimit},
 	} {
 		if got := heapLimit(tc.size, tc.mapped); got != tc.want {
