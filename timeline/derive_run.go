@@ -149,7 +149,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		return old // derived again, the same: snapshots that hold it need not change
 	}
 	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
-	return &Run{Attempt: a, Milestones: keptMilestones(ms), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
+	return &Run{Attempt: a, Milestones: keptMilestones(ms, old), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
 		Log: runLog(lr)}
 }
 

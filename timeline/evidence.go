@@ -47,16 +47,30 @@ func (d *deriver) evidence(room int, e Evidence) []Evidence {
 }
 
 // keptMilestones is a copy of a run's milestones to keep, their evidence copied out of the
-// deriver's scratch into one list of its own.
-func keptMilestones(ms []Milestone) []Milestone {
+// deriver's scratch into one list of its own; where a milestone's evidence is what prev (the
+// run as derived last time, or nil) holds for its milestone of that kind, prev's is shared (a
+// crash loop's last run, derived again, changes a milestone or two).
+func keptMilestones(ms []Milestone, prev *Run) []Milestone {
 	out := slices.Clone(ms)
+	var shared [64]bool // of the first 64 milestones (a run has a handful): evidence is prev's
 	n := 0
 	for i := range out {
-		n += len(out[i].Evidence)
+		ev := out[i].Evidence
+		if len(ev) == 0 {
+			continue
+		}
+		if p := prevEvidence(prev, i, out[i].Kind); i < len(shared) && len(p) > 0 && slices.Equal(p, ev) {
+			out[i].Evidence, shared[i] = p, true // capped, as below
+			continue
+		}
+		n += len(ev)
+	}
+	if n == 0 {
+		return out
 	}
 	all := make([]Evidence, 0, n)
 	for i := range out {
-		if ev := out[i].Evidence; len(ev) > 0 {
+		if ev := out[i].Evidence; len(ev) > 0 && (i >= len(shared) || !shared[i]) {
 			k := len(all)
 			all = append(all, ev...)
 			// Capped: what the final pass adds to a copy of it goes to a new list.
@@ -64,4 +78,19 @@ func keptMilestones(ms []Milestone) []Milestone {
 		}
 	}
 	return out
+}
+
+// prevEvidence is the evidence of prev's milestone of that kind, the one at index i if it is of
+// that kind (as it nearly always is), else the first; nil if prev has none.
+func prevEvidence(prev *Run, i int, kind MilestoneKind) []Evidence {
+	if prev == nil {
+		return nil
+	}
+	if i < len(prev.Milestones) && prev.Milestones[i].Kind == kind {
+		return prev.Milestones[i].Evidence
+	}
+	if m := prev.find(kind); m != nil {
+		return m.Evidence
+	}
+	return nil
 }

@@ -13,7 +13,7 @@ func TestKeptMilestones(t *testing.T) {
 		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "b"})},
 	}
 	ms[0].Evidence = append(ms[0].Evidence, Evidence{What: "a2"})
-	kept := keptMilestones(ms)
+	kept := keptMilestones(ms, nil)
 	for i := range d.ev {
 		d.ev[i] = Evidence{What: "overwritten"}
 	}
@@ -28,5 +28,33 @@ func TestKeptMilestones(t *testing.T) {
 	}
 	if ms[0].Evidence[0].What != "overwritten" {
 		t.Fatal("the scratch was not where the milestones' evidence was: the test proves nothing")
+	}
+}
+
+// TestKeptMilestonesSharesPrev: evidence equal to what the run derived last time holds for the
+// milestone of that kind is that run's (the same list), and what differs is a copy of its own.
+func TestKeptMilestonesSharesPrev(t *testing.T) {
+	var d deriver
+	prev := &Run{Milestones: keptMilestones([]Milestone{
+		{Kind: MStart, Evidence: d.evidence(1, Evidence{What: "started"})},
+		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "exit"})},
+	}, nil)}
+	d.ev = d.ev[:0]
+	ms := []Milestone{
+		{Kind: MCreated, Evidence: d.evidence(1, Evidence{What: "created"})},  // new: a copy
+		{Kind: MStart, Evidence: d.evidence(1, Evidence{What: "started"})},    // same, not at its index
+		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "exit, later"})}, // changed: a copy
+	}
+	kept := keptMilestones(ms, prev)
+	if &kept[1].Evidence[0] != &prev.Milestones[0].Evidence[0] {
+		t.Error("the start's evidence, the same as prev's, is not prev's list")
+	}
+	for _, i := range []int{0, 2} {
+		if &kept[i].Evidence[0] == &ms[i].Evidence[0] || kept[i].Evidence[0] != ms[i].Evidence[0] {
+			t.Errorf("milestone %d's evidence %+v is not a copy of %+v", i, kept[i].Evidence, ms[i].Evidence)
+		}
+	}
+	if got := kept[2].Evidence[0].What; got != "exit, later" {
+		t.Errorf("the exit's evidence is %q: prev's was taken for a different one", got)
 	}
 }
