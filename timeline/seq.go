@@ -243,7 +243,7 @@ func insertAt[T any](b []T, j int, v T, shared *bool) []T {
 	if *shared {
 		// Room for a few more, as a tail grows (a fresh tail has room for a block: copying
 		// all of that room to insert into its first few items cost a block each time).
-		b = append(make([]T, 0, max(len(b)+1, min(cap(b), len(b)+tailGrowth))), b...)
+		b = append(make([]T, 0, max(len(b)+1, min(len(b)+tailGrowth, blockSizeOf[T]()))), b...)
 		*shared = false
 	}
 	var zero T
