@@ -183,6 +183,13 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 // instance finds the run with this container ID (or, without one, this attempt), adding it.
 func (ls *laneState) instance(id string, attempt int32) *instance {
 	if id != "" {
+		// Most updates are about the last run, or the one before it (its lastState): those are
+		// compared before the map is asked (hashing a runtime's 77-byte ID costs more).
+		for k := len(ls.instances) - 1; k >= max(len(ls.instances)-2, 0); k-- {
+			if in := ls.instances[k]; in.id == id {
+				return in
+			}
+		}
 		if in := ls.byID[id]; in != nil {
 			return in
 		}
