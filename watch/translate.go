@@ -60,7 +60,7 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	} else {
 		o.GracePeriod = corev1.DefaultTerminationGracePeriodSeconds
 	}
-	if ref := metav1.GetControllerOf(p); ref != nil {
+	if ref := metav1.GetControllerOfNoCopy(p); ref != nil { // read only: no copy made
 		o.OwnerKind, o.OwnerName, o.OwnerUID = ref.Kind, ref.Name, string(ref.UID)
 	}
 	if asksForResources(p) {
