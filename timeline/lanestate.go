@@ -21,9 +21,9 @@ type laneState struct {
 	waiting    bool
 	waitReason string
 	status     *ContainerStatus
-	// state is stateText of stateOf, the status it was made for: a lane is shown at each frame
-	// that derives its pod, its status changes far less often.
-	stateOf *ContainerStatus
+	// state is stateText of the status whose stateKey is stateOf: a lane is shown at each frame
+	// that derives its pod, and what the phrase says changes far less often than the status.
+	stateOf stateKey
 	state   string
 	occs    map[string][]eventOcc // by reason, in time order
 	shown   bool                  // the pod has shown this container (Events can come first)
@@ -47,10 +47,32 @@ type laneState struct {
 
 // stateText is the lane's latest state as a short phrase (see stateText).
 func (ls *laneState) stateText() string {
-	if ls.status == nil || ls.status != ls.stateOf {
-		ls.stateOf, ls.state = ls.status, stateText(ls.status)
+	if k := stateKeyOf(ls.status); k != ls.stateOf || ls.state == "" {
+		ls.stateOf, ls.state = k, stateText(ls.status)
 	}
 	return ls.state
+}
+
+// stateKey is what stateText reads of a status.
+type stateKey struct {
+	status, waiting, running, ready, started, terminated bool
+	reason                                               string // waiting's, or terminated's
+	exitCode, signal                                     int32
+}
+
+func stateKeyOf(cs *ContainerStatus) stateKey {
+	if cs == nil {
+		return stateKey{}
+	}
+	k := stateKey{status: true, waiting: cs.Waiting != nil, running: cs.Running != nil, ready: cs.Ready,
+		started: cs.Started != nil && *cs.Started, terminated: cs.Terminated != nil}
+	switch {
+	case cs.Waiting != nil:
+		k.reason = cs.Waiting.Reason
+	case cs.Terminated != nil:
+		k.reason, k.exitCode, k.signal = cs.Terminated.Reason, cs.Terminated.ExitCode, cs.Terminated.Signal
+	}
+	return k
 }
 
 // fin is what the final pass made last time, made when it first runs: a replay of a file derives
