@@ -88,26 +88,6 @@ func (f *podFacts) timedOut(name string) bool {
 	return false
 }
 
-// factsMemo is a derived pod's memo and the facts its findings read, in one allocation (a pod is
-// derived at each frame that changes it), with room for the lanes of most pods.
-type factsMemo struct {
-	memo  podMemo
-	facts podFacts
-	lanes [4]laneNow
-}
-
-// newFactsMemo is the memo of a pod just derived from ps, holding ps's facts as they are now.
-func newFactsMemo(ps *podState) *podMemo {
-	fm := &factsMemo{}
-	fm.memo.facts = &fm.facts
-	lanes := fm.lanes[:0]
-	if n := len(ps.laneOrder); n > len(fm.lanes) {
-		lanes = make([]laneNow, 0, n)
-	}
-	newPodFacts(&fm.facts, ps, lanes[:len(ps.laneOrder)])
-	return &fm.memo
-}
-
 // newPodFacts sets f to ps's facts now, with lanes (as long as ps's) for the lanes'.
 func newPodFacts(f *podFacts, ps *podState, lanes []laneNow) {
 	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready"),

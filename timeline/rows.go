@@ -16,6 +16,26 @@ type podMemo struct {
 	facts        *podFacts // what the finding rules read beyond the Pod; nil when decoded from JSON
 }
 
+// factsMemo is a derived pod's memo and the facts its findings read, in one allocation (a pod is
+// derived at each frame that changes it), with room for the lanes of most pods.
+type factsMemo struct {
+	memo  podMemo
+	facts podFacts
+	lanes [4]laneNow
+}
+
+// newFactsMemo is the memo of a pod just derived from ps, holding ps's facts as they are now.
+func newFactsMemo(ps *podState) *podMemo {
+	fm := &factsMemo{}
+	fm.memo.facts = &fm.facts
+	lanes := fm.lanes[:0]
+	if n := len(ps.laneOrder); n > len(fm.lanes) {
+		lanes = make([]laneNow, 0, n)
+	}
+	newPodFacts(&fm.facts, ps, lanes[:len(ps.laneOrder)])
+	return &fm.memo
+}
+
 func (p *Pod) memoized() *podMemo {
 	if p.memo == nil {
 		// A Pod made outside the builder (decoded, or a test's literal): it is not shared yet.

@@ -322,7 +322,7 @@ func assignSeq[T comparable](sb *seqBuilder[T], items []T, from int) {
 
 // reset replaces every item.
 func (sb *seqBuilder[T]) reset(items []T) {
-	*sb = seqBuilder[T]{n: len(items)}
+	*sb = seqBuilder[T]{n: len(items), last: sb.last} // last's storage is written over by view
 	blockSize := blockSizeOf[T]()
 	for ; len(items) >= blockSize; items = items[blockSize:] {
 		sb.full = append(sb.full, slices.Clone(items[:blockSize:blockSize]))
