@@ -82,11 +82,14 @@ func axisWindow(origin, liveEnd time.Time, zoom time.Duration, follow bool, froz
 }
 
 // col is the column of time t; it is outside [0, width) when t is outside the window.
-func (w *window) col(t time.Time) int {
+func (w *window) col(t time.Time) int { return w.colAfter(t.Sub(w.start)) }
+
+// colAfter is col of the time d after the window's start.
+func (w *window) colAfter(d time.Duration) int {
 	if w.span <= 0 || w.width <= 0 {
 		return 0
 	}
-	f := float64(t.Sub(w.start)) / float64(w.span) * float64(w.width)
+	f := float64(d) / float64(w.span) * float64(w.width)
 	switch { // never far outside: a time years away must not overflow
 	case f < -1:
 		return -2

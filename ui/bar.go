@@ -189,10 +189,18 @@ var minNanoTime, maxNanoTime = time.Unix(0, math.MinInt64), time.Unix(0, math.Ma
 // one column, the highest ranked shows, and of those the last.
 func (b *bar) placeMarks(ms []markRef, w *window) {
 	from, to := unixNano(w.start), unixNano(w.end)
+	// Within a window of nanosecond times no wider than int64 holds, a marker's column comes from
+	// its own time, not the milestone's (thousands of milestones a frame, each a cache miss).
+	exact := from != math.MinInt64 && to != math.MaxInt64 && to-from >= 0
 	lo := sort.Search(len(ms), func(i int) bool { return ms[i].at >= from })
 	for k := lo; k < len(ms) && ms[k].at <= to; k++ {
 		r := &ms[k]
-		i := w.col(r.m.At)
+		var i int
+		if exact {
+			i = w.colAfter(time.Duration(r.at - from))
+		} else {
+			i = w.col(r.m.At)
+		}
 		if i == w.width {
 			i-- // exactly at the right edge
 		}
