@@ -46,9 +46,25 @@ type seen struct {
 func newSeen(at, prev time.Time) seen {
 	s := seen{at: at, prev: prev}
 	if !prev.IsZero() {
-		s.note = "not yet in the observation received " + prev.UTC().Format("15:04:05.000")
+		s.note = notYetIn(prev)
 	}
 	return s
+}
+
+// notYetIn is "not yet in the observation received " and prev's UTC clock to the millisecond
+// (prev.UTC().Format("15:04:05.000")), made in one allocation: every pod update makes one.
+func notYetIn(prev time.Time) string {
+	const head = "not yet in the observation received "
+	var b [len(head) + len("15:04:05.000")]byte
+	n := copy(b[:], head)
+	h, m, sec := prev.UTC().Clock()
+	for _, v := range [...]int{h, m, sec} {
+		b[n], b[n+1], b[n+2] = byte('0'+v/10), byte('0'+v%10), ':'
+		n += 3
+	}
+	ms := prev.Nanosecond() / 1e6
+	b[n-1], b[n], b[n+1], b[n+2] = '.', byte('0'+ms/100), byte('0'+ms/10%10), byte('0'+ms%10)
+	return string(b[:])
 }
 
 type conditionChange struct {
