@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"math"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -76,19 +78,27 @@ func (p *Pod) rowsNow() []Row {
 			n += len(r.Milestones)
 		}
 	}
+	// Each list (the pod's own milestones, then each lane's) is put in order on its own, then
+	// the lists are merged: the stable sort of them all, as one list, would move every row about
+	// n·log²n times where the lanes interleave (6,000 rows: 6 ms, paid at each frame that changes
+	// the pod).
 	rows := make([]Row, 0, n)
+	starts := make([]int, 0, len(p.Containers)+2)
 	for _, m := range p.Milestones.All() {
 		rows = append(rows, Row{Milestone: m})
 	}
+	starts = append(starts, 0)
 	for ci := range p.Containers {
 		c := &p.Containers[ci]
+		starts = append(starts, len(rows))
 		for _, r := range c.Runs.Items() {
 			for i := range r.Milestones {
 				rows = append(rows, Row{Milestone: &r.Milestones[i], Lane: c.Name, Kind: c.Kind})
 			}
 		}
 	}
-	sort.SliceStable(rows, func(i, j int) bool { return Before(rows[i].Milestone, rows[j].Milestone) })
+	starts = append(starts, len(rows))
+	rows = mergeRows(rows, starts)
 	gaps := make([]Span, len(rows))
 	for i := 1; i < len(rows); i++ {
 		gaps[i] = spanBetween(rows[i-1].Milestone, rows[i].Milestone, false)
@@ -96,6 +106,76 @@ func (p *Pod) rowsNow() []Row {
 	}
 	return rows
 }
+
+// rowBefore orders rows as Before orders their milestones, for slices' sorts (which only ask
+// whether a result is below zero).
+func rowBefore(a, b Row) int {
+	if Before(a.Milestone, b.Milestone) {
+		return -1
+	}
+	return 0
+}
+
+// mergeRows orders rows by Before, stably: each list rows[starts[i]:starts[i+1]] is sorted on its
+// own, then the lists are merged, an earlier list's row first where neither is before the other.
+// That is the stable sort of the whole (Before is a strict weak order wherever the rows' times
+// differ, which is almost everywhere), at the cost of a merge.
+func mergeRows(rows []Row, starts []int) []Row {
+	type list struct {
+		next, end int
+		at        int64 // the next row's time, in Unix nanoseconds, if exact
+		exact     bool
+	}
+	lists := make([]list, 0, len(starts))
+	for i := 0; i+1 < len(starts); i++ {
+		seg := rows[starts[i]:starts[i+1]]
+		if len(seg) == 0 {
+			continue
+		}
+		if !slices.IsSortedFunc(seg, rowBefore) {
+			slices.SortStableFunc(seg, rowBefore)
+		}
+		lists = append(lists, list{next: starts[i], end: starts[i+1]})
+	}
+	if len(lists) <= 1 {
+		return rows
+	}
+	// Heads are compared by their times in Unix nanoseconds (Before's first test), and by Before
+	// where those are equal or out of int64's range.
+	key := func(l *list) {
+		at := rows[l.next].Milestone.At
+		l.at, l.exact = at.UnixNano(), at.After(minNano) && at.Before(maxNano)
+	}
+	for i := range lists {
+		key(&lists[i])
+	}
+	before := func(a, b *list) bool {
+		if a.exact && b.exact && a.at != b.at {
+			return a.at < b.at
+		}
+		return Before(rows[a.next].Milestone, rows[b.next].Milestone)
+	}
+	out := make([]Row, 0, len(rows))
+	for len(lists) > 0 {
+		best := 0
+		for i := 1; i < len(lists); i++ {
+			if before(&lists[i], &lists[best]) {
+				best = i
+			}
+		}
+		l := &lists[best]
+		out = append(out, rows[l.next])
+		if l.next++; l.next == l.end {
+			lists = slices.Delete(lists, best, best+1)
+		} else {
+			key(l)
+		}
+	}
+	return out
+}
+
+// minNano and maxNano bound the times whose Unix nanoseconds int64 holds.
+var minNano, maxNano = time.Unix(0, math.MinInt64), time.Unix(0, math.MaxInt64)
 
 // Milestones lists the container's milestones across its runs, in the order Before gives.
 func (c *Container) Milestones() []Milestone {
