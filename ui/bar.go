@@ -30,7 +30,11 @@ func lookOf(m *timeline.Milestone) markLook {
 type bar struct {
 	cells []cell
 	inks  []ink // the inks used, a handful: cells refer to them by index
+	ends  rowEnds
 }
+
+// rowEnds are what a lane's row has before its bar (the label) and after it (the state), drawn.
+type rowEnds struct{ pre, post string }
 
 type cell struct {
 	glyph string
@@ -48,13 +52,13 @@ const (
 	prioMarker = 10 // plus markerRank
 )
 
-// newBar is an empty bar of width cells. It reuses the cells of the frame's last bar, which
-// was drawn before this one is made.
-func newBar(f *frame, width int) *bar {
+// newBar is an empty bar of width cells, in a row with those ends. It reuses the cells of the
+// frame's last bar, which was drawn before this one is made.
+func newBar(f *frame, width int, ends rowEnds) *bar {
 	if cap(f.scratch) < width {
 		f.scratch = make([]cell, width)
 	}
-	b := &bar{cells: f.scratch[:width], inks: make([]ink, 1, 8)}
+	b := &bar{cells: f.scratch[:width], inks: make([]ink, 1, 8), ends: ends}
 	for i := range b.cells {
 		b.cells[i] = cell{glyph: " "}
 	}
@@ -80,7 +84,9 @@ func (b *bar) set(i int, g string, k ink, prio int8) {
 	b.cells[i] = cell{glyph: g, ink: b.inkIndex(k), prio: prio}
 }
 
-// render writes the cells, each run of cells in one ink at once.
+// render writes the lane's row: its label, the cells (each run of cells in one ink at once),
+// and what follows them, in one string of the size it needs (the row had been the bar's string,
+// grown from a guess, then copied behind its label: three times its size, at every frame).
 func (b *bar) render(f *frame) string {
 	g := &f.st.Glyphs
 	var seen []markLook // the markers looked up, a handful; glyphs[i] and inks[i] are seen[i]'s
@@ -100,25 +106,51 @@ func (b *bar) render(f *frame) string {
 		}
 		b.cells[i].glyph, b.cells[i].ink = glyphs[j], inks[j]
 	}
-	paints := make([]*paint, len(b.inks))
-	for i := 1; i < len(b.inks); i++ {
-		paints[i] = f.paint(b.inks[i])
+	var paintsOf [8]*paint
+	paints := paintsOf[:0]
+	if len(b.inks) > len(paintsOf) {
+		paints = make([]*paint, 0, len(b.inks))
 	}
-	var out strings.Builder
-	out.Grow(len(b.cells) * 3 * 2) // glyphs of up to 3 bytes, and room for the styles
+	paints = append(paints, nil)
+	for i := 1; i < len(b.inks); i++ {
+		paints = append(paints, f.paint(b.inks[i]))
+	}
+	// The runs in one ink, as render writes them: slow paints draw their text through lipgloss.
+	var runs []string
+	size := len(b.ends.pre) + len(b.ends.post)
 	for i := 0; i < len(b.cells); {
-		j := i + 1
-		for j < len(b.cells) && b.cells[j].ink == b.cells[i].ink {
-			j++
-		}
+		j := b.runEnd(i)
 		p := paints[b.cells[i].ink]
-		if p != nil && p.slow {
+		switch {
+		case p != nil && p.slow:
 			var run strings.Builder
 			for _, c := range b.cells[i:j] {
 				run.WriteString(c.glyph)
 			}
-			out.WriteString(p.style.Render(run.String()))
-		} else {
+			r := p.style.Render(run.String())
+			runs = append(runs, r)
+			size += len(r)
+		case p != nil:
+			size += len(p.open) + len(p.close)
+			fallthrough
+		default:
+			for _, c := range b.cells[i:j] {
+				size += len(c.glyph)
+			}
+		}
+		i = j
+	}
+	var out strings.Builder
+	out.Grow(size)
+	out.WriteString(b.ends.pre)
+	for i := 0; i < len(b.cells); {
+		j := b.runEnd(i)
+		p := paints[b.cells[i].ink]
+		switch {
+		case p != nil && p.slow:
+			out.WriteString(runs[0])
+			runs = runs[1:]
+		default:
 			if p != nil {
 				out.WriteString(p.open)
 			}
@@ -131,7 +163,17 @@ func (b *bar) render(f *frame) string {
 		}
 		i = j
 	}
+	out.WriteString(b.ends.post)
 	return out.String()
+}
+
+// runEnd is where the run of cells in cell i's ink ends.
+func (b *bar) runEnd(i int) int {
+	j := i + 1
+	for j < len(b.cells) && b.cells[j].ink == b.cells[i].ink {
+		j++
+	}
+	return j
 }
 
 // markRef is a milestone a lane marks, as the lane's markers are kept for drawing: in time

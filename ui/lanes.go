@@ -71,7 +71,6 @@ type lane struct {
 	name, tag, state string // made safe
 	restarts         int32
 	selected         bool
-	bar              string
 }
 
 // label draws a lane's label column.
@@ -94,21 +93,21 @@ func (l laneLayout) label(f *frame, ln lane) string {
 	return cursor + name + " " + tag + r + " "
 }
 
-// row draws a whole lane row.
-func (l laneLayout) row(f *frame, ln lane) string {
-	s := l.label(f, ln) + ln.bar
+// ends are what a lane's row draws around its bar: the label, and the state.
+func (l laneLayout) ends(f *frame, ln lane) rowEnds {
+	e := rowEnds{pre: l.label(f, ln)}
 	if l.stateW > 0 {
-		s += " " + f.styled(sMuted, truncate(ln.state, l.stateW-1))
+		e.post = " " + f.styled(sMuted, truncate(ln.state, l.stateW-1))
 	}
-	return s
+	return e
 }
 
 // containerBar draws pod p's container i: each column shows the state at the middle of the
 // time it covers (nothing after end), and milestones overlay their columns. Only the segments
 // and runs that reach into the window are read.
-func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time) string {
+func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time, ends rowEnds) string {
 	segs := f.cache.segments(p, ci)
-	b := newBar(f, w.width)
+	b := newBar(f, w.width, ends)
 	// k is the last segment that began by the cell's middle; the cells go forward in time.
 	k := max(sort.Search(len(segs), func(i int) bool { return segs[i].From.After(w.start) })-1, 0)
 	inkOf, inkK := uint16(0), -1 // the ink of segment inkK
@@ -139,8 +138,8 @@ func containerBar(f *frame, p *timeline.Pod, ci int, w *window, end time.Time) s
 }
 
 // podBar draws the pod row: its STATUS stretches and its milestones, those in the window.
-func podBar(f *frame, p *timeline.Pod, w *window, end time.Time) string {
-	b := newBar(f, w.width)
+func podBar(f *frame, p *timeline.Pod, w *window, end time.Time, ends rowEnds) string {
+	b := newBar(f, w.width, ends)
 	b.placeMarks(f.cache.marks(p, -1), w)
 	return textBar(f, b, podSegments(p, w), w, end)
 }
@@ -160,8 +159,8 @@ func podSegments(p *timeline.Pod, w *window) []textSeg {
 
 // jobBar draws the job row: Running from its creation, then each terminal condition
 // (Complete, Failed) or suspension.
-func jobBar(f *frame, j *timeline.Job, w *window, end time.Time) string {
-	b := newBar(f, w.width)
+func jobBar(f *frame, j *timeline.Job, w *window, end time.Time, ends rowEnds) string {
+	b := newBar(f, w.width, ends)
 	segs := []textSeg{{j.Created, "Running"}}
 	for i := range j.Milestones {
 		m := &j.Milestones[i]
@@ -205,19 +204,22 @@ func renderLanes(f *frame, p *timeline.Pod, job *timeline.Job, l laneLayout, w *
 	}
 	var out []string
 	for i := first; i < min(first+rows, n); i++ {
-		var ln lane
+		var row string
 		switch {
 		case i < podAt:
 			state := fmt.Sprintf("%s %d/%d/%d", Safe(job.Status), job.Active, job.Succeeded, job.Failed)
-			ln = lane{name: Safe(job.Name), tag: kindTag("job", l.tagW < 4), state: state, bar: jobBar(f, job, w, end)}
+			ln := lane{name: Safe(job.Name), tag: kindTag("job", l.tagW < 4), state: state}
+			row = jobBar(f, job, w, end, l.ends(f, ln))
 		case i == podAt:
-			ln = lane{name: "pod", state: Safe(p.Status), selected: f.view.lane == "", bar: podBar(f, p, w, end)}
+			ln := lane{name: "pod", state: Safe(p.Status), selected: f.view.lane == ""}
+			row = podBar(f, p, w, end, l.ends(f, ln))
 		default:
 			c := &p.Containers[i-podAt-1]
-			ln = lane{name: Safe(c.Name), tag: kindTag(c.Kind, l.tagW < 4), state: Safe(c.State),
-				restarts: c.RestartCount, selected: f.view.lane == c.Name, bar: containerBar(f, p, i-podAt-1, w, end)}
+			ln := lane{name: Safe(c.Name), tag: kindTag(c.Kind, l.tagW < 4), state: Safe(c.State),
+				restarts: c.RestartCount, selected: f.view.lane == c.Name}
+			row = containerBar(f, p, i-podAt-1, w, end, l.ends(f, ln))
 		}
-		out = append(out, l.row(f, ln))
+		out = append(out, row)
 	}
 	return out
 }

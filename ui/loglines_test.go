@@ -51,7 +51,7 @@ func TestPlaceLogs(t *testing.T) {
 			st.Glyphs = tc.glyphs
 			f := &frame{st: st, cache: newViewCache(), width: tc.width}
 			w := newWindow(at(tc.from), at(tc.to), tc.width)
-			got := ansi.Strip(containerBar(f, loggedPod(), 0, &w, at(12)))
+			got := ansi.Strip(containerBar(f, loggedPod(), 0, &w, at(12), rowEnds{}))
 			if got != tc.want {
 				t.Errorf("bar %q, want %q", got, tc.want)
 			}
@@ -65,7 +65,7 @@ func TestPlaceLogsSilent(t *testing.T) {
 	p.Containers[0].Runs.At(0).Log = nil
 	f := &frame{st: plainStyles(), cache: newViewCache(), width: 12}
 	w := newWindow(at(0), at(12), 12)
-	if got := ansi.Strip(containerBar(f, p, 0, &w, at(12))); got != "██████████──" {
+	if got := ansi.Strip(containerBar(f, p, 0, &w, at(12), rowEnds{})); got != "██████████──" {
 		t.Errorf("bar %q", got)
 	}
 }
