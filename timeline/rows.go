@@ -242,7 +242,19 @@ func (c *Container) Segments() []Segment { return c.segments(0, c.Since) }
 
 // segments are the segments of the runs from index from on, pending from since if it is not zero.
 func (c *Container) segments(from int, since time.Time) []Segment {
+	// Sized first (at most one a change): a lane of a long crash loop has thousands, cut again
+	// at each frame that changes its pod.
+	n := 0
+	for i := from; i < c.Runs.Len(); i++ {
+		n += len(c.Runs.At(i).Changes)
+	}
 	var out []Segment
+	if !since.IsZero() {
+		n++
+	}
+	if n > 0 {
+		out = make([]Segment, 0, n)
+	}
 	if !since.IsZero() {
 		out = append(out, Segment{State: StatePending, From: since})
 	}

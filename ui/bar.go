@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -196,12 +198,20 @@ func newMarkRef(m *timeline.Milestone) markRef {
 func laneMarks(p *timeline.Pod, i int) []markRef {
 	var out []markRef
 	if i < 0 {
+		out = make([]markRef, 0, p.Milestones.Len())
 		for _, m := range p.Milestones.All() {
 			if m.Kind != timeline.MCreated {
 				out = append(out, newMarkRef(m))
 			}
 		}
 	} else {
+		// Sized first: a lane of a long crash loop has thousands, made again at each frame that
+		// changes its pod.
+		n := 0
+		for _, r := range p.Containers[i].Runs.Items() {
+			n += len(r.Milestones)
+		}
+		out = make([]markRef, 0, n)
 		for _, r := range p.Containers[i].Runs.Items() {
 			for j := range r.Milestones {
 				if m := &r.Milestones[j]; m.Kind != timeline.MCreated && m.Kind != timeline.MWaiting {
@@ -210,7 +220,11 @@ func laneMarks(p *timeline.Pod, i int) []markRef {
 			}
 		}
 	}
-	sort.SliceStable(out, func(a, b int) bool { return out[a].at < out[b].at })
+	// Mostly in order already (a lane's runs follow one another).
+	byTime := func(a, b markRef) int { return cmp.Compare(a.at, b.at) }
+	if !slices.IsSortedFunc(out, byTime) {
+		slices.SortStableFunc(out, byTime)
+	}
 	return out
 }
 

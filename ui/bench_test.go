@@ -175,3 +175,33 @@ func BenchmarkKeyWithSnapshots(b *testing.B) {
 		i++
 	}
 }
+
+// BenchmarkViewLongLoop is the live view of a sidecar that restarted 1,000 times (about 5,000
+// milestones in one lane), at frames that each change the pod: every frame takes in a new
+// snapshot, whose pod's rows, markers and segments are made again, and draws it. The snapshots
+// are taken beforehand, as the player does on its own goroutine.
+func BenchmarkViewLongLoop(b *testing.B) {
+	sp := synthPod{namespace: "big", name: "crashy", uid: "uid-crashy", created: t0, containers: 1,
+		restarts: 999, runFor: 20 * time.Second, backOff: 10 * time.Second}
+	obs := sp.observations()
+	const frames = 300
+	bl, s := build(obs[:len(obs)-frames])
+	snaps := make([]FrameMsg, 0, frames)
+	for _, o := range obs[len(obs)-frames:] {
+		bl.Apply(o)
+		snaps = append(snaps, FrameMsg{Snapshot: bl.Snapshot(), Now: o.Received})
+	}
+	b.Logf("%d milestones", len(snaps[frames-1].Snapshot.Pods[0].Rows()))
+	m := liveModel(s, obs[len(obs)-frames-1].Received, sp.uid, 200, 60, colourStyles())
+	_ = m.View()
+	b.ReportAllocs()
+	cpu := cpuTime()
+	i := 0
+	for b.Loop() {
+		next, _ := m.Update(snaps[i%frames])
+		m = next.(Model)
+		_ = m.View()
+		i++
+	}
+	reportCPU(b, cpu)
+}
