@@ -43,3 +43,47 @@ func TestMergeRows(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeRowsAnyOrder: where Before is not a strict weak order (a lane's attempts come before
+// their kinds, other lanes' kinds do not), the merge still gives every row once, and each list's
+// rows in the order that list was sorted to.
+func TestMergeRowsAnyOrder(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	kinds := []MilestoneKind{MStart, MExit, MReady, MCreated, MSigterm, MCondition}
+	for range 5000 {
+		var rows []Row
+		starts := []int{0}
+		for l := range r.Intn(5) + 1 {
+			for range r.Intn(10) {
+				m := &Milestone{At: time.Unix(int64(r.Intn(3)), 0), Kind: kinds[r.Intn(len(kinds))],
+					Attempt: int32(r.Intn(3)), Container: "c" + strconv.Itoa(l), Message: strconv.Itoa(len(rows))}
+				rows = append(rows, Row{Milestone: m})
+			}
+			starts = append(starts, len(rows))
+		}
+		in := append([]Row(nil), rows...)
+		got := mergeRows(in, starts)
+		// The lists as mergeRows sorted them, in place.
+		listOf, posIn := map[*Milestone]int{}, map[*Milestone]int{}
+		for i := 0; i+1 < len(starts); i++ {
+			for j := starts[i]; j < starts[i+1]; j++ {
+				listOf[in[j].Milestone], posIn[in[j].Milestone] = i, j
+			}
+		}
+		if len(got) != len(rows) {
+			t.Fatalf("%d rows, want %d", len(got), len(rows))
+		}
+		last := map[int]int{}
+		for _, row := range got {
+			l, ok := listOf[row.Milestone]
+			if !ok {
+				t.Fatalf("row %s twice or not given", row.Milestone.Message)
+			}
+			delete(listOf, row.Milestone)
+			if p, seen := last[l]; seen && posIn[row.Milestone] < p {
+				t.Fatalf("list %d's rows out of their order", l)
+			}
+			last[l] = posIn[row.Milestone]
+		}
+	}
+}
