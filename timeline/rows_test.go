@@ -12,24 +12,18 @@ import (
 // the rows as one list gave, ties (the same time and rank, in different lists) and all.
 func TestMergeRows(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	kinds := []MilestoneKind{MStart, MExit, MReady, MCreated, MSigterm, MCondition}
 	for range 5000 {
-		var rows []Row
-		starts := []int{0}
-		for l := range r.Intn(6) + 1 {
-			for range r.Intn(12) {
-				// Few times: many ties. Rows of one time share an attempt, where Before is a
-				// strict weak order (it orders a lane's attempts before their kinds).
-				at := r.Intn(6)
-				m := &Milestone{At: time.Unix(int64(at), 0), Kind: kinds[r.Intn(len(kinds))], Attempt: int32(at),
-					Container: "c" + strconv.Itoa(l), Message: strconv.Itoa(len(rows))}
-				if r.Intn(5) == 0 {
-					m.Source = SourceInferred
-				}
-				rows = append(rows, Row{Milestone: m, Lane: m.Container})
+		rows, starts := randomRowLists(r, 6, 12, func(l int) *Milestone {
+			// Few times: many ties. Rows of one time share an attempt, where Before is a strict
+			// weak order (it orders a lane's attempts before their kinds).
+			at := r.Intn(6)
+			m := &Milestone{At: time.Unix(int64(at), 0), Kind: mergeKinds[r.Intn(len(mergeKinds))], Attempt: int32(at),
+				Container: "c" + strconv.Itoa(l)}
+			if r.Intn(5) == 0 {
+				m.Source = SourceInferred
 			}
-			starts = append(starts, len(rows))
-		}
+			return m
+		})
 		want := append([]Row(nil), rows...)
 		sort.SliceStable(want, func(i, j int) bool { return Before(want[i].Milestone, want[j].Milestone) })
 		got := mergeRows(append([]Row(nil), rows...), starts)
@@ -49,18 +43,11 @@ func TestMergeRows(t *testing.T) {
 // rows in the order that list was sorted to.
 func TestMergeRowsAnyOrder(t *testing.T) {
 	r := rand.New(rand.NewSource(2))
-	kinds := []MilestoneKind{MStart, MExit, MReady, MCreated, MSigterm, MCondition}
 	for range 5000 {
-		var rows []Row
-		starts := []int{0}
-		for l := range r.Intn(5) + 1 {
-			for range r.Intn(10) {
-				m := &Milestone{At: time.Unix(int64(r.Intn(3)), 0), Kind: kinds[r.Intn(len(kinds))],
-					Attempt: int32(r.Intn(3)), Container: "c" + strconv.Itoa(l), Message: strconv.Itoa(len(rows))}
-				rows = append(rows, Row{Milestone: m})
-			}
-			starts = append(starts, len(rows))
-		}
+		rows, starts := randomRowLists(r, 5, 10, func(l int) *Milestone {
+			return &Milestone{At: time.Unix(int64(r.Intn(3)), 0), Kind: mergeKinds[r.Intn(len(mergeKinds))],
+				Attempt: int32(r.Intn(3)), Container: "c" + strconv.Itoa(l)}
+		})
 		in := append([]Row(nil), rows...)
 		got := mergeRows(in, starts)
 		// The lists as mergeRows sorted them, in place.
@@ -86,4 +73,22 @@ func TestMergeRowsAnyOrder(t *testing.T) {
 			last[l] = posIn[row.Milestone]
 		}
 	}
+}
+
+var mergeKinds = []MilestoneKind{MStart, MExit, MReady, MCreated, MSigterm, MCondition}
+
+// randomRowLists makes up to lists lists of up to perList rows each, the milestones from
+// milestone (given the list's index), each named by its row's index in its Message.
+func randomRowLists(r *rand.Rand, lists, perList int, milestone func(list int) *Milestone) ([]Row, []int) {
+	var rows []Row
+	starts := []int{0}
+	for l := range r.Intn(lists) + 1 {
+		for range r.Intn(perList) {
+			m := milestone(l)
+			m.Message = strconv.Itoa(len(rows))
+			rows = append(rows, Row{Milestone: m, Lane: m.Container})
+		}
+		starts = append(starts, len(rows))
+	}
+	return rows, starts
 }
