@@ -1,6 +1,9 @@
 package timeline
 
-import "time"
+import (
+	"iter"
+	"time"
+)
 
 // jobState is what the Builder keeps of one Job: its condition transitions.
 type jobState struct {
@@ -70,17 +73,28 @@ func (d *deriver) job(js *jobState) *Job {
 // JobFindings are the warnings of the job's pods, for the job's lane.
 func (s Snapshot) JobFindings(j *Job) []Finding {
 	var out []Finding
-	for _, p := range s.Pods {
-		if p.Owner == nil || p.Owner.Kind != "Job" || p.Owner.Name != j.Name || p.Namespace != j.Namespace {
-			continue
-		}
-		for _, f := range p.Findings() {
-			if f.Severity == SeverityWarning {
-				out = append(out, f)
+	for f := range s.JobWarnings(j) {
+		out = append(out, *f)
+	}
+	return out
+}
+
+// JobWarnings yields JobFindings one by one, pod by pod, without collecting them: a view that
+// shows the first few of a big Job's stops there.
+func (s Snapshot) JobWarnings(j *Job) iter.Seq[*Finding] {
+	return func(yield func(*Finding) bool) {
+		for _, p := range s.Pods {
+			if p.Owner == nil || p.Owner.Kind != "Job" || p.Owner.Name != j.Name || p.Namespace != j.Namespace {
+				continue
+			}
+			fs := p.Findings()
+			for i := range fs {
+				if fs[i].Severity == SeverityWarning && !yield(&fs[i]) {
+					return
+				}
 			}
 		}
 	}
-	return out
 }
 
 // jobStatus is a Job's state in a word, as its conditions say.

@@ -316,7 +316,7 @@ func TestLongFinding(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
 	f := m.frameView()
 	fs := []timeline.Finding{{Severity: timeline.SeverityWarning, Text: hostile[len(hostile)-1]}}
-	lines := findingLines(&f, fs, "", 100)
+	lines := findingLines(&f, func(yield func(*timeline.Finding) bool) { yield(&fs[0]) }, "", 100)
 	if len(lines) != maxFindingLines || !strings.HasSuffix(lines[len(lines)-1], "…") {
 		t.Errorf("a 10 kB finding takes %d lines, want %d ending in an ellipsis:\n%s", len(lines), maxFindingLines,
 			strings.Join(lines, "\n"))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -42,18 +43,30 @@ func gapValue(s timeline.Span) string {
 
 // findingLines are the findings of pod within (and its job's) wrapped to the width, warnings
 // first, at most limit lines: a finding is the one place the tool speaks in sentences, so it is
-// wrapped, not cut. Only what can be shown is wrapped: a Job's pods may hold a thousand findings.
-func findingLines(f *frame, fs []timeline.Finding, within string, limit int) []string {
+// wrapped, not cut. Only what can be shown is wrapped, and only what is read up to there is
+// read: a Job's pods may hold a thousand findings.
+func findingLines(f *frame, fs iter.Seq[*timeline.Finding], within string, limit int) []string {
 	var out []string
 	for _, warn := range []bool{true, false} {
-		for _, x := range fs {
+		// The findings this pass can show (each takes a line at least), picked first: a loop
+		// body over fs that wrapped text would take the frame along into its closure.
+		room := limit - len(out)
+		if room <= 0 {
+			break
+		}
+		var picked []*timeline.Finding
+		for x := range fs {
+			if (x.Severity == timeline.SeverityWarning) == warn {
+				if picked = append(picked, x); len(picked) == room {
+					break
+				}
+			}
+		}
+		for _, x := range picked {
 			if len(out) >= limit {
 				return out[:limit]
 			}
-			if (x.Severity == timeline.SeverityWarning) != warn {
-				continue
-			}
-			text := findingText(x, within)
+			text := findingText(*x, within)
 			mark, style := "i ", sInfo
 			if warn {
 				mark, style = "! ", sWarning

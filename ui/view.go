@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 	"time"
 
@@ -246,15 +247,24 @@ func noteTimes(f *frame, p *timeline.Pod) {
 	}
 }
 
-// podFindings are the pod's findings and its job's, less those the job repeats from this pod.
-func podFindings(s timeline.Snapshot, p *timeline.Pod, job *timeline.Job) []timeline.Finding {
-	out := append([]timeline.Finding(nil), p.Findings()...)
-	if job != nil {
-		for _, f := range s.JobFindings(job) {
-			if f.Pod != p.Name {
-				out = append(out, f)
+// podFindings are the pod's findings and its job's, less those the job repeats from this pod,
+// one by one: the view reads only as many as it shows (taking all of a 1,000-pod Job's each
+// frame had been most of the frame).
+func podFindings(s timeline.Snapshot, p *timeline.Pod, job *timeline.Job) iter.Seq[*timeline.Finding] {
+	return func(yield func(*timeline.Finding) bool) {
+		fs := p.Findings()
+		for i := range fs {
+			if !yield(&fs[i]) {
+				return
+			}
+		}
+		if job == nil {
+			return
+		}
+		for f := range s.JobWarnings(job) {
+			if f.Pod != p.Name && !yield(f) {
+				return
 			}
 		}
 	}
-	return out
 }
