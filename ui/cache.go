@@ -19,6 +19,38 @@ type viewCache struct {
 	pods  map[*timeline.Pod]*podCache
 	paint map[ink]*paint
 	lines map[linesKey][]string // texts that depend only on the model's styles and keys, and a width
+	// Findings wrapped to a width. A pod's findings are made once per pod version and never
+	// change, so a finding's address names its text; a Job's pods keep theirs from frame to frame.
+	findings map[findingKey][]string
+}
+
+// findingKey names a finding's lines: the finding, the pod it is shown within, the width.
+type findingKey struct {
+	x      *timeline.Finding
+	within string
+	width  int
+}
+
+// maxCachedFindings bounds the findings remembered: a view shows a screenful at a time.
+const maxCachedFindings = 1024
+
+// findingLines are the lines of the finding k names, made by make the first time (outside the
+// lock: making them paints text, which asks the cache too).
+func (c *viewCache) findingLines(k findingKey, make func() []string) []string {
+	c.mu.Lock()
+	l, ok := c.findings[k]
+	c.mu.Unlock()
+	if ok {
+		return l
+	}
+	l = make()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.findings) >= maxCachedFindings {
+		clear(c.findings)
+	}
+	c.findings[k] = l
+	return l
 }
 
 // linesKey names a text the view draws the same for a given width: the legend, the short help.
@@ -66,7 +98,8 @@ type podCache struct {
 }
 
 func newViewCache() *viewCache {
-	return &viewCache{pods: map[*timeline.Pod]*podCache{}, paint: map[ink]*paint{}, lines: map[linesKey][]string{}}
+	return &viewCache{pods: map[*timeline.Pod]*podCache{}, paint: map[ink]*paint{}, lines: map[linesKey][]string{},
+		findings: map[findingKey][]string{}}
 }
 
 // pod is the cache entry of p, made on first use.

@@ -51,3 +51,27 @@ func TestPodFindings(t *testing.T) {
 		t.Errorf("2 lines: %d shown, %d findings read, want 2 and 3", len(lines), read)
 	}
 }
+
+// TestFindingLinesCached: a finding's lines are kept for its width and the pod it is shown
+// within: the same finding drawn narrower, or within another pod, is wrapped anew, and drawn
+// again the same comes out the same.
+func TestFindingLinesCached(t *testing.T) {
+	m := liveModel(fixture(), at(42), "uid-x7k2p", 120, 40, plainStyles())
+	fs := []timeline.Finding{{Severity: timeline.SeverityWarning, Pod: "a",
+		Text: strings.Repeat("the sidecar held the pod NotReady ", 4)}}
+	seq := func(yield func(*timeline.Finding) bool) { yield(&fs[0]) }
+	wide := m.frameView()
+	first := findingLines(&wide, seq, "a", 10)
+	if again := findingLines(&wide, seq, "a", 10); !slices.Equal(again, first) {
+		t.Errorf("drawn again:\n%q\nwant\n%q", again, first)
+	}
+	narrow := wide
+	narrow.width = 60
+	if n := findingLines(&narrow, seq, "a", 10); len(n) <= len(first) {
+		t.Errorf("at width 60 the finding takes %d lines, at 120 %d: not wrapped anew", len(n), len(first))
+	}
+	if other := findingLines(&wide, seq, "b", 10); !strings.Contains(strings.Join(other, " "), "pod a:") ||
+		strings.Contains(strings.Join(first, " "), "pod a:") {
+		t.Errorf("within a: %q; within b: %q (only b's should name pod a)", first, other)
+	}
+}

@@ -66,27 +66,34 @@ func findingLines(f *frame, fs iter.Seq[*timeline.Finding], within string, limit
 			if len(out) >= limit {
 				return out[:limit]
 			}
-			text := findingText(*x, within)
-			mark, style := "i ", sInfo
-			if warn {
-				mark, style = "! ", sWarning
-			}
-			lines := strings.Split(ansi.Wordwrap(text, max(f.width-4, 10), " "), "\n")
-			if len(lines) > maxFindingLines {
-				lines = lines[:maxFindingLines]
-				lines[maxFindingLines-1] = truncate(lines[maxFindingLines-1]+" …", max(f.width-4, 10))
-			}
-			for i, line := range lines {
-				if i == 0 {
-					line = mark + line
-				} else {
-					line = "  " + line
-				}
-				out = append(out, truncate(" "+f.styled(style, line), f.width))
-			}
+			out = append(out, f.cache.findingLines(findingKey{x, within, f.width}, func() []string {
+				return wrapFinding(f, x, within)
+			})...)
 		}
 	}
 	return out[:min(len(out), max(limit, 0))]
+}
+
+// wrapFinding is finding x's lines, wrapped to the frame's width.
+func wrapFinding(f *frame, x *timeline.Finding, within string) []string {
+	mark, style := "i ", sInfo
+	if x.Severity == timeline.SeverityWarning {
+		mark, style = "! ", sWarning
+	}
+	lines := strings.Split(ansi.Wordwrap(findingText(*x, within), max(f.width-4, 10), " "), "\n")
+	if len(lines) > maxFindingLines {
+		lines = lines[:maxFindingLines]
+		lines[maxFindingLines-1] = truncate(lines[maxFindingLines-1]+" …", max(f.width-4, 10))
+	}
+	for i, line := range lines {
+		if i == 0 {
+			line = mark + line
+		} else {
+			line = "  " + line
+		}
+		lines[i] = truncate(" "+f.styled(style, line), f.width)
+	}
+	return lines
 }
 
 // maxFindingLines is the most lines a finding takes: one that would take more (a name or a
