@@ -38,11 +38,11 @@ func (a *Assertion) Eval(p *timeline.Pod) Result {
 // its column: most likely a misspelt name. Name-free assertions, and assertions about a
 // snapshot with no pods, pass.
 func (a *Assertion) Check(s timeline.Snapshot) error {
-	if len(s.Pods) == 0 {
+	if s.Pods.Len() == 0 {
 		return nil
 	}
 	known := map[string]bool{}
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		for _, c := range p.Containers {
 			known[c.Name] = true
 		}

@@ -178,7 +178,7 @@ func TestEval(t *testing.T) {
 // TestCheck: a container that no pod has is a bad assertion, not a failing one.
 func TestCheck(t *testing.T) {
 	other := timeline.Pod{Name: "q", Containers: []timeline.Container{{Name: "init-db"}}}
-	snap := timeline.Snapshot{Pods: []*timeline.Pod{testPod(), &other}}
+	snap := timeline.Snapshot{Pods: timeline.SeqOf(testPod(), &other)}
 	tests := []struct {
 		src  string
 		want error

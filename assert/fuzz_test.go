@@ -62,7 +62,7 @@ func recordingAssertions(t testing.TB, snaps map[string]timeline.Snapshot) []str
 	lanes, pods := kindNames(containerKinds), kindNames(podKinds)
 	set := map[string]bool{}
 	for _, s := range snaps {
-		for _, p := range s.Pods {
+		for _, p := range s.Pods.Items() {
 			prev := "pod.created"
 			for _, r := range p.Rows() {
 				m := r.Milestone
@@ -147,13 +147,13 @@ func FuzzParse(f *testing.F) {
 		for _, name := range names {
 			s := snaps[name]
 			_ = a.Check(s)
-			for _, p := range s.Pods {
+			for _, p := range s.Pods.Items() {
 				if r := a.Eval(p); r.Truth != True && r.Truth != False && r.Truth != Uncertain {
 					t.Fatalf("%s: %q is %v", name, src, r.Truth)
 				}
 			}
-			if o := a.EvalPods(s.Pods); len(o.Pods) != len(s.Pods) {
-				t.Fatalf("%s: EvalPods gave %d results for %d pods", name, len(o.Pods), len(s.Pods))
+			if o := a.EvalPods(s.Pods.Slice()); len(o.Pods) != s.Pods.Len() {
+				t.Fatalf("%s: EvalPods gave %d results for %d pods", name, len(o.Pods), s.Pods.Len())
 			}
 		}
 	})

@@ -26,8 +26,8 @@ func final(t *testing.T, name string) timeline.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Final.Pods) != 1 {
-		t.Fatalf("%s: %d pods, want 1", name, len(res.Final.Pods))
+	if res.Final.Pods.Len() != 1 {
+		t.Fatalf("%s: %d pods, want 1", name, res.Final.Pods.Len())
 	}
 	return res.Final
 }
@@ -85,7 +85,7 @@ func TestRecordings(t *testing.T) {
 			if err := a.Check(s); err != nil {
 				t.Fatal(err)
 			}
-			got := a.Eval(s.Pods[0])
+			got := a.Eval(s.Pods.At(0))
 			if got.Truth != tt.want || got.Missing != tt.missing {
 				t.Errorf("got %v (missing %v): %s; want %v (missing %v)", got.Truth, got.Missing, got.Detail, tt.want, tt.missing)
 			}
@@ -98,7 +98,7 @@ func TestRecordings(t *testing.T) {
 func TestRecordingGaps(t *testing.T) {
 	for _, name := range recordings.Names() {
 		s := final(t, name)
-		for _, g := range s.Pods[0].Gaps {
+		for _, g := range s.Pods.At(0).Gaps {
 			want := value{ty: tyDuration, b: bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}}.format() + " < 1h"
 			for _, src := range []string{
 				`gap("` + g.Name + `") < 1h`,
@@ -108,7 +108,7 @@ func TestRecordingGaps(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", src, err)
 				}
-				if got := a.Eval(s.Pods[0]); got != (Result{Truth: True, Detail: want}) {
+				if got := a.Eval(s.Pods.At(0)); got != (Result{Truth: True, Detail: want}) {
 					t.Errorf("%s: %s: got %+v, want detail %q", name, src, got, want)
 				}
 			}

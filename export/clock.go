@@ -90,7 +90,7 @@ func snapshotSpan(s timeline.Snapshot) span {
 			all.end, all.hi = x.end, x.hi
 		}
 	}
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		add(podSpan(p))
 	}
 	for _, j := range s.Jobs {

@@ -86,23 +86,25 @@ func Write(w io.Writer, f Format, in Input) error {
 }
 
 // Empty reports whether the timeline has nothing to export: no pod and no job.
-func (in Input) Empty() bool { return len(in.Snapshot.Pods) == 0 && len(in.Snapshot.Jobs) == 0 }
+func (in Input) Empty() bool { return in.Snapshot.Pods.Len() == 0 && len(in.Snapshot.Jobs) == 0 }
 
 // OnlyPod is in with only the pod of that name or UID (and the jobs that own it), for a report
 // on one pod of a workload. It fails when there is no such pod.
 func (in Input) OnlyPod(nameOrUID string) (Input, error) {
 	out := in
-	out.Snapshot.Pods, out.Snapshot.Jobs, out.Snapshot.Orphans = nil, nil, nil
-	for _, p := range in.Snapshot.Pods {
+	out.Snapshot.Jobs, out.Snapshot.Orphans = nil, nil
+	var pods []*timeline.Pod
+	for _, p := range in.Snapshot.Pods.Items() {
 		if p.Name == nameOrUID || p.UID == nameOrUID {
-			out.Snapshot.Pods = append(out.Snapshot.Pods, p)
+			pods = append(pods, p)
 		}
 	}
-	if len(out.Snapshot.Pods) == 0 {
+	if len(pods) == 0 {
 		return in, fmt.Errorf("no pod %q in the timeline", nameOrUID)
 	}
+	out.Snapshot.Pods = timeline.SeqOf(pods...)
 	for _, j := range in.Snapshot.Jobs {
-		for _, p := range out.Snapshot.Pods {
+		for _, p := range pods {
 			if p.Owner != nil && p.Owner.Kind == "Job" && p.Owner.Name == j.Name && p.Namespace == j.Namespace {
 				out.Snapshot.Jobs = append(out.Snapshot.Jobs, j)
 				break

@@ -36,7 +36,7 @@ var hostile = []string{
 func hostileInput(t *testing.T) Input {
 	in := recording(t, "startup-probe")
 	h := func(i int) string { return hostile[i%len(hostile)] }
-	orig := in.Snapshot.Pods[0]
+	orig := in.Snapshot.Pods.At(0)
 	p := *orig
 	p.Name, p.Namespace, p.Node, p.Status, p.Phase = "pod-"+h(0), h(1), h(2), h(3), h(4)
 	p.Owner = &timeline.OwnerRef{Kind: "Job", Name: h(5)}
@@ -86,7 +86,7 @@ func hostileInput(t *testing.T) Input {
 	for i := range hostile {
 		fs = append(fs, timeline.Finding{Severity: timeline.SeverityWarning, Pod: h(i + 1), Container: h(i), Text: "text " + h(i) + " `" + h(i+2) + "`"})
 	}
-	in.Snapshot.Pods = []*timeline.Pod{p.WithFindings(fs)}
+	in.Snapshot.Pods = timeline.SeqOf(p.WithFindings(fs))
 	in.Snapshot.Notes = append([]string(nil), hostile...)
 	in.About = About{Name: h(0), Namespace: h(1), Target: h(2), ServerVersion: h(3), RecordedBy: h(4), ExportedBy: h(5),
 		Runtimes: map[string]string{p.UID: h(6)}}
@@ -292,7 +292,7 @@ func TestPerfettoHostile(t *testing.T) {
 			names = append(names, args.Name)
 		}
 	}
-	want := fmt.Sprintf("%s (%s)", strings.ToValidUTF8(in.Snapshot.Pods[0].Containers[0].Name, "\ufffd"), in.Snapshot.Pods[0].Containers[0].Kind)
+	want := fmt.Sprintf("%s (%s)", strings.ToValidUTF8(in.Snapshot.Pods.At(0).Containers[0].Name, "\ufffd"), in.Snapshot.Pods.At(0).Containers[0].Kind)
 	if len(names) < 2 || names[1] != want {
 		t.Errorf("thread names %q, want the first container's name as it was, %q", names, want)
 	}

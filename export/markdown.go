@@ -29,7 +29,7 @@ func WriteMarkdown(w io.Writer, in Input) error {
 		}
 	}
 	md.line("# " + title)
-	for _, p := range in.Snapshot.Pods {
+	for _, p := range in.Snapshot.Pods.Items() {
 		md.pod(p)
 	}
 	for _, j := range in.Snapshot.Jobs {
@@ -232,7 +232,7 @@ func (md *mdWriter) environment(in Input) {
 	}
 	add("Kubernetes server", codeOrEmpty(in.About.ServerVersion))
 	var nodes, runtimes []string
-	for _, p := range in.Snapshot.Pods {
+	for _, p := range in.Snapshot.Pods.Items() {
 		if p.Node != "" && !contains(nodes, code(p.Node)) {
 			nodes = append(nodes, code(p.Node))
 		}

@@ -100,7 +100,7 @@ func WriteTraces(ctx context.Context, in Input, exp sdktrace.SpanExporter, servi
 		serviceName = "sidecar-top"
 	}
 	var errs []error
-	for _, p := range in.Snapshot.Pods {
+	for _, p := range in.Snapshot.Pods.Items() {
 		spans, err := podTrace(ctx, in, p, serviceName)
 		if err != nil {
 			errs = append(errs, err)

@@ -199,7 +199,7 @@ func TestOTLPTraceShape(t *testing.T) {
 				}
 				got[s.Trace] = tl
 			}
-			for _, p := range in.Snapshot.Pods {
+			for _, p := range in.Snapshot.Pods.Items() {
 				tl := tally{roots: 1, events: p.Milestones.Len()}
 				for ci := range p.Containers {
 					c := &p.Containers[ci]

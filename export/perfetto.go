@@ -24,7 +24,7 @@ import (
 // escapes what it must, and what a terminal could obey (jsonsafe), for a trace written to one.
 func WritePerfetto(w io.Writer, in Input) error {
 	t := &traceWriter{}
-	for _, p := range in.Snapshot.Pods {
+	for _, p := range in.Snapshot.Pods.Items() {
 		t.pod(p)
 	}
 	for _, j := range in.Snapshot.Jobs {

@@ -186,7 +186,7 @@ func TestPerfettoFormat(t *testing.T) {
 					}
 				}
 			}
-			for pi, p := range in.Snapshot.Pods {
+			for pi, p := range in.Snapshot.Pods.Items() {
 				want[fmt.Sprint(pi+1, "/", 1)] = count{instants: p.Milestones.Len()}
 				for ci := range p.Containers {
 					c := &p.Containers[ci]
@@ -194,7 +194,7 @@ func TestPerfettoFormat(t *testing.T) {
 				}
 			}
 			for ji, j := range in.Snapshot.Jobs {
-				want[fmt.Sprint(len(in.Snapshot.Pods)+ji+1, "/", 1)] = count{instants: len(j.Milestones)}
+				want[fmt.Sprint(in.Snapshot.Pods.Len()+ji+1, "/", 1)] = count{instants: len(j.Milestones)}
 			}
 			if diff := cmp.Diff(got, want, cmp.AllowUnexported(count{})); diff != "" {
 				t.Errorf("slices and instants per thread (-got +want):\n%s", diff)

@@ -51,7 +51,7 @@ type svgDrawing struct {
 func newSVGDrawing(in Input) *svgDrawing {
 	d := &svgDrawing{in: in, pal: newPalette(), glyphs: ui.UnicodeGlyphs(), s: snapshotSpan(in.Snapshot)}
 	label := len("pod")
-	for _, p := range in.Snapshot.Pods {
+	for _, p := range in.Snapshot.Pods.Items() {
 		for _, c := range p.Containers {
 			label = max(label, utf8.RuneCountInString(safe(c.Name))+len(" side"))
 		}
@@ -93,7 +93,7 @@ func (d *svgDrawing) write(b *bufio.Writer) {
 	for _, j := range d.in.Snapshot.Jobs {
 		d.job(j)
 	}
-	for _, p := range d.in.Snapshot.Pods {
+	for _, p := range d.in.Snapshot.Pods.Items() {
 		d.pod(p)
 	}
 	d.axis(top)

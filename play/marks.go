@@ -45,7 +45,7 @@ func Marks(rec []timeline.Observation) map[string][]time.Time {
 			i++
 		}
 		s := b.Snapshot()
-		for _, p := range s.Pods {
+		for _, p := range s.Pods.Items() {
 			old := lastPod[p.UID]
 			if old == p {
 				continue

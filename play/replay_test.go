@@ -108,8 +108,8 @@ func latest(t *testing.T, r *Replay) Frame {
 
 func TestReplayPlayPauseSpeed(t *testing.T) {
 	r := newTestReplay(1)
-	if f := latest(t, r); !f.Now.Equal(at(0.2)) || len(f.Snapshot.Pods) != 1 || r.applied != 1 {
-		t.Fatalf("start: now %v, %d pods, %d applied; want %v, 1, 1", f.Now, len(f.Snapshot.Pods), r.applied, at(0.2))
+	if f := latest(t, r); !f.Now.Equal(at(0.2)) || f.Snapshot.Pods.Len() != 1 || r.applied != 1 {
+		t.Fatalf("start: now %v, %d pods, %d applied; want %v, 1, 1", f.Now, f.Snapshot.Pods.Len(), r.applied, at(0.2))
 	}
 	type state struct {
 		Playhead time.Duration
@@ -167,7 +167,7 @@ func TestReplayMaxAndEnd(t *testing.T) {
 	if !f.Replay.AtEnd || !f.Replay.Paused || !f.Now.Equal(at(10)) {
 		t.Fatalf("max: at end %v paused %v now %v; want true, true, %v", f.Replay.AtEnd, f.Replay.Paused, f.Now, at(10))
 	}
-	if !f.Snapshot.Pods[0].Deleted {
+	if !f.Snapshot.Pods.At(0).Deleted {
 		t.Error("the whole recording is applied but the pod is not deleted")
 	}
 	r.Restart()
@@ -189,10 +189,10 @@ func TestReplayMaxAndEnd(t *testing.T) {
 
 // milestoneCount counts the pod's milestones in a frame.
 func milestoneCount(f Frame) int {
-	if len(f.Snapshot.Pods) == 0 {
+	if f.Snapshot.Pods.Len() == 0 {
 		return 0
 	}
-	return len(f.Snapshot.Pods[0].Rows())
+	return len(f.Snapshot.Pods.At(0).Rows())
 }
 
 func TestReplayStep(t *testing.T) {

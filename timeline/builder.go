@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"time"
@@ -24,11 +25,21 @@ type Builder struct {
 	waitFor []objectRef // the keys of waiting, in the order they came
 	names   laneNames   // the status fields' names, by kind and name of container
 
+	// What the snapshots' pod list is made from: podSeq holds each pod's last derivation in
+	// podList's order. listFrom is the first place in podList whose pod changed since the last
+	// snapshot (a new pod went there, or the list was sorted); touched are the pods that changed
+	// where they are. So a snapshot costs the pods that changed, not the list: it had been a new
+	// slice of every pod, and a look at each, at every snapshot.
+	podSeq   seqBuilder[*Pod]
+	listFrom int
+	touched  []*podState
+
 	d        deriver
 	changed  bool // something changed since the last Snapshot
 	reorder  bool // a pod's creation changed: sort the pod list again
 	orphaned bool // the Events waiting for their object changed
 	final    bool // Final was called: nothing more is taken
+	taken    bool // a snapshot has been taken: last is it
 	last     Snapshot
 }
 
@@ -91,7 +102,7 @@ func (b *Builder) lane(namespace, pod, uid, container string) *laneState {
 	}
 	ls := ps.lanes[container]
 	if ls != nil {
-		ps.dirty = true
+		ps.touch()
 	}
 	return ls
 }
@@ -103,7 +114,8 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 	}
 	ps, ok := b.pods[key]
 	if !ok {
-		ps = newPodState(key)
+		ps = newPodState(key, &b.touched)
+		ps.arrival = len(b.podList)
 		b.pods[key] = ps
 		n := nsName{p.Namespace, p.Name}
 		b.byName[n] = append(b.byName[n], ps)
@@ -117,9 +129,11 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 		// Into its place by creation, after the pods made at the same time: the list stays in
 		// order without sorting all of it again for every new pod of a big Job.
 		c := ps.created()
-		for i := len(b.podList) - 1; i > 0 && c.Before(b.podList[i-1].created()); i-- {
+		i := len(b.podList) - 1
+		for ; i > 0 && c.Before(b.podList[i-1].created()); i-- {
 			b.podList[i], b.podList[i-1] = b.podList[i-1], b.podList[i]
 		}
+		b.listFrom = min(b.listFrom, i)
 	}
 	if !ok {
 		b.release(objectRef{"Pod", p.Namespace, p.Name, p.UID}, eventOwner{pod: ps})
@@ -259,7 +273,7 @@ func (b *Builder) Snapshot() Snapshot { return b.snapshot(false) }
 // the 2,200 pods of a Job's recording at its end had the facts (28 MB) and the pods (25 MB)
 // live at once.
 func (b *Builder) Final() Snapshot {
-	if b.last.Pods != nil && !b.changed {
+	if b.taken && !b.changed {
 		b.drop()
 		return b.last
 	}
@@ -270,41 +284,35 @@ func (b *Builder) Final() Snapshot {
 var testHookFinalPod func(i int)
 
 // drop lets go of everything but the last snapshot.
-func (b *Builder) drop() { *b = Builder{last: b.last, final: true} }
+func (b *Builder) drop() { *b = Builder{last: b.last, final: true, taken: true} }
 
 func (b *Builder) snapshot(final bool) Snapshot {
-	if !b.changed && b.last.Pods != nil {
+	if !b.changed && b.taken {
 		return b.last
 	}
-	b.changed = false
+	b.changed, b.taken = false, true
 	s := Snapshot{}
 	if b.reorder {
 		b.reorder = false
-		sort.SliceStable(b.podList, func(i, j int) bool { return b.podList[i].created().Before(b.podList[j].created()) })
+		// By creation, then arrival: the order the list is kept in as pods arrive, whenever it
+		// is sorted (a stable sort of the list as it was would keep ties in the order pods had
+		// reached until then, which depends on when snapshots were taken).
+		slices.SortFunc(b.podList, func(x, y *podState) int {
+			if c := x.created().Compare(y.created()); c != 0 {
+				return c
+			}
+			return cmp.Compare(x.arrival, y.arrival)
+		})
+		b.listFrom = 0
 	}
 	if final && b.orphaned {
 		b.orphaned = false
 		b.last.Orphans = b.orphans()
 	}
-	podList := b.podList
 	if final {
-		// Nothing but the list reaches a pod's facts once the Events are gone: each pod's
-		// can go as soon as it is derived.
-		b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor = nil, nil, nil, nil, nil, nil
-	}
-	s.Pods = make([]*Pod, len(podList))
-	for i, ps := range podList {
-		if ps.dirty || ps.out == nil {
-			ps.dirty = false
-			ps.out = b.d.pod(ps)
-		}
-		s.Pods[i] = ps.out
-		if final {
-			podList[i] = nil
-			if testHookFinalPod != nil {
-				testHookFinalPod(i)
-			}
-		}
+		s.Pods = b.finalPods()
+	} else {
+		s.Pods = b.podTimelines()
 	}
 	for _, js := range b.jobList {
 		if js.dirty || js.out == nil {
@@ -329,4 +337,57 @@ func (b *Builder) snapshot(final bool) Snapshot {
 		b.drop()
 	}
 	return s
+}
+
+// podTimelines derives the pods that changed since the last snapshot and is the list of every
+// pod's timeline, in podList's order: the pods from listFrom on (their places changed), then
+// the others touched.
+func (b *Builder) podTimelines() Seq[*Pod] {
+	for i := b.listFrom; i < len(b.podList); i++ {
+		ps := b.podList[i]
+		ps.index = i
+		b.derive(ps)
+		if i < b.podSeq.len() {
+			if *b.podSeq.at(i) != ps.out {
+				b.podSeq.set(i, ps.out)
+			}
+		} else {
+			b.podSeq.insert(i, ps.out)
+		}
+	}
+	b.listFrom = len(b.podList)
+	for _, ps := range b.touched {
+		if ps.dirty {
+			b.derive(ps)
+			b.podSeq.set(ps.index, ps.out)
+		}
+	}
+	clear(b.touched)
+	b.touched = b.touched[:0]
+	return b.podSeq.view()
+}
+
+// derive derives a pod again if it changed.
+func (b *Builder) derive(ps *podState) {
+	if ps.dirty || ps.out == nil {
+		ps.dirty = false
+		ps.out = b.d.pod(ps)
+	}
+}
+
+// finalPods is podTimelines for Final: each pod's facts are let go of as soon as it is derived.
+func (b *Builder) finalPods() Seq[*Pod] {
+	// Nothing but the list reaches a pod's facts once the Events are gone.
+	podList := b.podList
+	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
+	out := make([]*Pod, len(podList))
+	for i, ps := range podList {
+		b.derive(ps)
+		out[i] = ps.out
+		podList[i] = nil
+		if testHookFinalPod != nil {
+			testHookFinalPod(i)
+		}
+	}
+	return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
 }

@@ -75,11 +75,11 @@ func TestRecreatedPod(t *testing.T) {
 	again.Created = sec(3)
 	apply(b, 3.2, timeline.Observation{Type: timeline.Added, Pod: again})
 	s := b.Snapshot()
-	if len(s.Pods) != 2 || s.Pods[0].UID != "a" || s.Pods[1].UID != "b" || !s.Pods[0].Deleted || s.Pods[1].Deleted {
+	if s.Pods.Len() != 2 || s.Pods.At(0).UID != "a" || s.Pods.At(1).UID != "b" || !s.Pods.At(0).Deleted || s.Pods.At(1).Deleted {
 		t.Fatalf("pods %+v", s.Pods)
 	}
-	find(t, s.Pods[0], "app", timeline.MSigterm, 0)
-	for _, m := range s.Pods[1].Containers[0].Milestones() {
+	find(t, s.Pods.At(0), "app", timeline.MSigterm, 0)
+	for _, m := range s.Pods.At(1).Containers[0].Milestones() {
 		if m.Kind == timeline.MSigterm {
 			t.Errorf("the new pod got the old pod's Killing Event")
 		}
@@ -91,7 +91,7 @@ func TestEventBeforePod(t *testing.T) {
 	b := timeline.NewBuilder()
 	apply(b, 1.0, timeline.Observation{Event: killing("a", "app", "containers", 0.9)})
 	apply(b, 1.2, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))})
-	m := find(t, b.Snapshot().Pods[0], "app", timeline.MSigterm, 0)
+	m := find(t, b.Snapshot().Pods.At(0), "app", timeline.MSigterm, 0)
 	if !m.At.Equal(sec(0.9)) || m.Source != timeline.SourceEvent {
 		t.Errorf("sigterm %+v", m)
 	}
@@ -103,7 +103,7 @@ func TestClockSkew(t *testing.T) {
 	b := timeline.NewBuilder()
 	apply(b, -5, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 1, false, "c1"))})
 	s := b.Snapshot()
-	m := find(t, s.Pods[0], "app", timeline.MStart, 0)
+	m := find(t, s.Pods.At(0), "app", timeline.MStart, 0)
 	if m.Latest.Before(m.Earliest) || m.At.Before(m.Earliest) || m.At.After(m.Latest) {
 		t.Errorf("start %s in [%s, %s]", m.At, m.Earliest, m.Latest)
 	}
@@ -119,7 +119,7 @@ func TestWatchStartsMidLife(t *testing.T) {
 	c.Status.LastTerminated = &timeline.Terminated{ContainerID: "c3", ExitCode: 1, StartedAt: sec(40), FinishedAt: sec(43)}
 	b := timeline.NewBuilder()
 	apply(b, 60, timeline.Observation{Type: timeline.Added, Pod: pod("a", c)})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	find(t, p, "side", timeline.MRestart, 3)
 	exit := find(t, p, "side", timeline.MExit, 2)
 	if !exit.Earliest.Equal(sec(43)) {
@@ -149,7 +149,7 @@ func TestTwoSidecarsStopInReverse(t *testing.T) {
 		exited("app", timeline.KindApp, 3, 12, 0, "3"))
 	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
 	apply(b, 14.1, timeline.Observation{Pod: done})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	appExit := find(t, p, "app", timeline.MExit, 0)
 	s2t, s2x := find(t, p, "s2", timeline.MSigterm, 0), find(t, p, "s2", timeline.MExit, 0)
 	s1t, s1x := find(t, p, "s1", timeline.MSigterm, 0), find(t, p, "s1", timeline.MExit, 0)
@@ -175,13 +175,13 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 	}
 	apply(b, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
 	apply(b, 8.1, timeline.Observation{Pod: mk(true, "True", 8)})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	if !hasFinding(p.Findings(), "Pod Ready waited for sidecar `side`") {
 		t.Errorf("findings %+v", p.Findings())
 	}
 	b2 := timeline.NewBuilder()
 	apply(b2, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
-	if p := b2.Snapshot().Pods[0]; !hasFinding(p.Findings(), "not Ready only because sidecar `side`") {
+	if p := b2.Snapshot().Pods.At(0); !hasFinding(p.Findings(), "not Ready only because sidecar `side`") {
 		t.Errorf("findings while held %+v", p.Findings())
 	}
 }
@@ -193,7 +193,7 @@ func TestExitAfterItsSigterm(t *testing.T) {
 	apply(b, 1, timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))})
 	apply(b, 29.3, timeline.Observation{Event: killing("a", "app", "containers", 29.295)})
 	apply(b, 29.515, timeline.Observation{Pod: pod("a", exited("app", timeline.KindApp, 0, 29, 0, "c1"))})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	before(t, find(t, p, "app", timeline.MSigterm, 0), find(t, p, "app", timeline.MExit, 0))
 }
 
@@ -209,12 +209,12 @@ func TestStartedEventBeforeStatus(t *testing.T) {
 	b := timeline.NewBuilder()
 	apply(b, 0.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", waiting)})
 	apply(b, 2.31, timeline.Observation{Event: started})
-	m := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	m := find(t, b.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
 	if m.Source != timeline.SourceEvent || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(t0) || !m.Latest.Equal(sec(2.3)) {
 		t.Errorf("start from the Event alone: %+v", m)
 	}
 	apply(b, 2.6, timeline.Observation{Pod: pod("a", running("app", timeline.KindApp, 2, false, "c1"))})
-	m = find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	m = find(t, b.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
 	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(1.9)) || !m.Latest.Equal(sec(2.6)) {
 		t.Errorf("start from status and Event: %+v", m)
 	}
@@ -233,14 +233,14 @@ func TestStartedEventAfterStatus(t *testing.T) {
 	}
 	b := timeline.NewBuilder()
 	b.Apply(obs[0])
-	before := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	before := find(t, b.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
 	b.Apply(obs[1])
-	after := find(t, b.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	after := find(t, b.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
 	once := timeline.NewBuilder()
 	for _, o := range obs {
 		once.Apply(o)
 	}
-	want := find(t, once.Snapshot().Pods[0], "app", timeline.MStart, 0)
+	want := find(t, once.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
 	if diff := cmp.Diff(want, after); diff != "" {
 		t.Errorf("start after the Event, snapshot between (-once +incremental):\n%s", diff)
 	}
@@ -268,7 +268,7 @@ func TestSidecarSignalledAtGraceDeadline(t *testing.T) {
 	done.Containers[1].HasPreStop = true
 	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
 	apply(b, 5.4, timeline.Observation{Pod: done})
-	notCutAtZero(t, b.Snapshot().Pods[0], "app exit → s1 SIGTERM")
+	notCutAtZero(t, b.Snapshot().Pods.At(0), "app exit → s1 SIGTERM")
 }
 
 // TestRestartWithoutLastState: a startup probe killed a sidecar's first run and the kubelet
@@ -290,7 +290,7 @@ func TestRestartWithoutLastState(t *testing.T) {
 	again := running("s1", timeline.KindSidecar, 6, false, "c2")
 	again.HasStartupProbe, again.Status.Started, again.Status.RestartCount = true, boolp(false), 1
 	apply(b, 6.57, timeline.Observation{Pod: pod("a", again)})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	exit := find(t, p, "s1", timeline.MExit, 0)
 	if exit.Source != timeline.SourceInferred || exit.Earliest.Before(sec(6.2)) || exit.Latest.After(sec(6.36)) {
 		t.Errorf("implied exit %s [%s, %s], want inferred within [6.2, 6.36]", exit.Source,
@@ -312,7 +312,7 @@ func TestStartedFlagLate(t *testing.T) {
 	up := running("s1", timeline.KindSidecar, 1, true, "c1")
 	up.HasStartupProbe = true
 	apply(b, 5.56, timeline.Observation{Pod: pod("a", up)})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	started := find(t, p, "s1", timeline.MStarted, 0)
 	if want := sec(5.06).Add(-time.Second); started.Earliest.After(want) {
 		t.Errorf("started earliest %s, want at most %s", started.Earliest.Sub(t0), want.Sub(t0))
@@ -341,7 +341,7 @@ func TestSidecarSignalledLateInItsTurn(t *testing.T) {
 	done := pod("a", exited("s1", timeline.KindSidecar, 1, 49, 0, "1"), s2Done.Containers[1], appDone.Containers[2])
 	done.RestartPolicy, done.Phase = "Never", "Succeeded"
 	apply(b, 49.6, timeline.Observation{Pod: done})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	s1t := find(t, p, "s1", timeline.MSigterm, 0)
 	// s2 exited in [46, 47); the kubelet signalled s1 at 48.3, 1.3 s past that second.
 	contains(t, "s1 SIGTERM", s1t, sec(48.3))
@@ -377,7 +377,7 @@ func TestPodsInCreationOrder(t *testing.T) {
 			return 0
 		})
 		var got []string
-		for _, p := range b.Snapshot().Pods {
+		for _, p := range b.Snapshot().Pods.Items() {
 			got = append(got, p.Name)
 		}
 		if !slices.Equal(got, want) {

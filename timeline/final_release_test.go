@@ -43,8 +43,8 @@ func TestFinalLetsFactsGo(t *testing.T) {
 	if derived != 3 {
 		t.Errorf("Final let go of %d pods, want 3", derived)
 	}
-	if len(s.Pods) != 3 || s.Pods[0].Container("app") == nil || s.Pods[2].Phase != "Succeeded" {
-		t.Fatalf("Final: %d pods, want 3 with their lanes", len(s.Pods))
+	if s.Pods.Len() != 3 || s.Pods.At(0).Container("app") == nil || s.Pods.At(2).Phase != "Succeeded" {
+		t.Fatalf("Final: %d pods, want 3 with their lanes", s.Pods.Len())
 	}
 	runtime.KeepAlive(b)
 }

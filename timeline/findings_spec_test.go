@@ -24,7 +24,7 @@ func snapshotOf(obs ...timeline.Observation) *timeline.Pod {
 		}
 		b.Apply(o)
 	}
-	return b.Snapshot().Pods[0]
+	return b.Snapshot().Pods.At(0)
 }
 
 func TestFindingSidecarRaced(t *testing.T) {

@@ -58,8 +58,8 @@ func TestNegativeRestartCount(t *testing.T) {
 	for _, count := range []int32{-1, -3, -2147483648} {
 		t.Run(fmt.Sprint(count), func(t *testing.T) {
 			s := build(restartCountStream(count))
-			p := s.Pods[0]
-			if diff := cmp.Diff(rowsOf(p), rowsOf(want.Pods[0])); diff != "" {
+			p := s.Pods.At(0)
+			if diff := cmp.Diff(rowsOf(p), rowsOf(want.Pods.At(0))); diff != "" {
 				t.Errorf("milestones (-got +want, the same pod counting from zero):\n%s", diff)
 			}
 			for _, c := range p.Containers {

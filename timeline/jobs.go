@@ -83,7 +83,7 @@ func (s Snapshot) JobFindings(j *Job) []Finding {
 // shows the first few of a big Job's stops there.
 func (s Snapshot) JobWarnings(j *Job) iter.Seq[*Finding] {
 	return func(yield func(*Finding) bool) {
-		for _, p := range s.Pods {
+		for _, p := range s.Pods.Items() {
 			if p.Owner == nil || p.Owner.Kind != "Job" || p.Owner.Name != j.Name || p.Namespace != j.Namespace {
 				continue
 			}

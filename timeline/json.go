@@ -158,10 +158,7 @@ const (
 // NewDocument is the Document of s.
 func NewDocument(namespace, target string, s Snapshot) Document {
 	d := Document{Kind: DocumentKind, Version: DocumentVersion, Namespace: namespace, Target: target,
-		Pods: s.Pods, Events: s.Events(), Notes: s.Notes}
-	if d.Pods == nil {
-		d.Pods = []*Pod{}
-	}
+		Pods: s.Pods.Slice(), Events: s.Events(), Notes: s.Notes}
 	for _, j := range s.Jobs {
 		d.Jobs = append(d.Jobs, JobDocument{Job: j, Findings: s.JobFindings(j)})
 	}

@@ -49,7 +49,7 @@ func TestLogEvidence(t *testing.T) {
 	apply(b, 9.6, timeline.Observation{Pod: pod("a", side, exited("app", timeline.KindApp, 2, 8, 0, "c-app"))})
 	apply(b, 9.7, timeline.Observation{Kubelet: &timeline.KubeletObservation{Node: "n", At: sec(9.2), Namespace: "ns",
 		Pod: "p", PodUID: "a", Container: "side", ContainerID: "c-side", GracePeriod: 21}})
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 
 	got := map[string]bounds{
 		"app start":     boundsOf(find(t, p, "app", timeline.MStart, 0)),
@@ -104,7 +104,7 @@ func TestRefiningMarks(t *testing.T) {
 		apply(b, 7.5, logObs("app", "c-app", false, true,
 			logLine(6.6, markOf("sigterm"), "app got TERM"), logLine(7.2, markOf("exit"), "app exiting")))
 		apply(b, 8.2, timeline.Observation{Pod: pod("a", exited("app", timeline.KindApp, 2, 7, 0, "c-app"))})
-		p := b.Snapshot().Pods[0]
+		p := b.Snapshot().Pods.At(0)
 		out := map[timeline.MilestoneKind]bounds{}
 		for _, k := range []timeline.MilestoneKind{timeline.MStart, timeline.MReady, timeline.MSigterm, timeline.MExit} {
 			out[k] = boundsOf(find(t, p, "app", k, 0))
@@ -152,7 +152,7 @@ func TestKubeletAndTrapLine(t *testing.T) {
 	apply(b, 9.7, timeline.Observation{Kubelet: &timeline.KubeletObservation{Node: "n", At: sec(9.2), Namespace: "ns",
 		Pod: "p", PodUID: "a", Container: "side", ContainerID: "c-side", GracePeriod: 30}})
 	apply(b, 9.8, logObs("side", "c-side", false, true, logLine(9.213, "sigterm", "side got TERM")))
-	got := boundsOf(find(t, b.Snapshot().Pods[0], "side", timeline.MSigterm, 0))
+	got := boundsOf(find(t, b.Snapshot().Pods.At(0), "side", timeline.MSigterm, 0))
 	want := bounds{Earliest: sec(9.2), At: sec(9.213), Latest: sec(9.213), Source: timeline.SourceKubelet}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("sidecar SIGTERM (-got +want):\n%s", diff)

@@ -33,7 +33,7 @@ func TestRestartInTheSecondOfTheExit(t *testing.T) {
 	done.Status.RestartCount, done.Status.LastTerminated = 1, failed.Status.Terminated
 	apply(b, 10.95, timeline.Observation{Pod: pod("a", done)})
 
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	exit0, restart1, exit1 := find(t, p, "i1", timeline.MExit, 0), find(t, p, "i1", timeline.MRestart, 1), find(t, p, "i1", timeline.MExit, 1)
 	created1 := find(t, p, "i1", timeline.MCreated, 1)
 	strictlyBefore(t, exit0, created1)
@@ -58,7 +58,7 @@ func TestSidecarReadyBeforePodReady(t *testing.T) {
 	ready.Conditions = []timeline.Condition{{Type: "Ready", Status: "True", LastTransition: sec(4)}}
 	apply(b, 5.13, timeline.Observation{Pod: ready})
 
-	p := b.Snapshot().Pods[0]
+	p := b.Snapshot().Pods.At(0)
 	sideReady := find(t, p, "s1", timeline.MReady, 0)
 	var podReady timeline.Milestone
 	for _, m := range p.Milestones.All() {
@@ -96,7 +96,7 @@ func TestSidecarSignalledAsTheAppIsKilled(t *testing.T) {
 	done.Containers[1].HasPreStop = true
 	done.Deletion, done.DeletionGrace, done.Phase = &d, &grace, "Succeeded"
 	apply(b, 5.4, timeline.Observation{Pod: done})
-	notCutAtZero(t, b.Snapshot().Pods[0], "app exit → s1 SIGTERM")
+	notCutAtZero(t, b.Snapshot().Pods.At(0), "app exit → s1 SIGTERM")
 }
 
 // notCutAtZero fails unless pod p has the named gap and its lower bound is below zero: the

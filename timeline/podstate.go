@@ -29,8 +29,11 @@ type podState struct {
 	// and the first Killing of a stopping pod (after the deletion request): they bound the pod row.
 	appFirst, stopKill *eventOcc
 
-	dirty    bool // something changed since out was derived
-	rowDirty bool // a pod-row fact other than a new condition changed
+	dirty    bool         // something changed since out was derived
+	touched  *[]*podState // the Builder's list of the pods that changed: see touch
+	index    int          // the pod's place in the Builder's podList, as of the last snapshot
+	arrival  int          // how many pods the Builder had seen before this one
+	rowDirty bool         // a pod-row fact other than a new condition changed
 	rows     podRowCache
 	out      *Pod
 }
@@ -77,19 +80,36 @@ type phaseChange struct {
 	seen
 }
 
-func newPodState(key string) *podState {
-	return &podState{key: key, lanes: map[string]*laneState{}, podOccs: map[string][]eventOcc{}, dirty: true, rowDirty: true}
+func newPodState(key string, touched *[]*podState) *podState {
+	return &podState{key: key, lanes: map[string]*laneState{}, podOccs: map[string][]eventOcc{}, dirty: true, rowDirty: true,
+		touched: touched}
+}
+
+// touch marks the pod for derivation at the next snapshot. A new pod is not listed: its place in
+// the list is new, and the snapshot derives the pods from there on.
+func (ps *podState) touch() {
+	if !ps.dirty {
+		ps.dirty = true
+		if ps.touched != nil {
+			*ps.touched = append(*ps.touched, ps)
+		}
+	}
 }
 
 func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names laneNames) {
-	ps.dirty = true
+	ps.touch()
 	if ps.last == nil {
 		ps.firstSeen = r
 	}
 	prev := ps.lastSeen
 	s := newSeen(r, prev)
 	if ps.last != nil && !ps.last.Created.Equal(p.Created) {
+		// Not something the API does; but if it happens, every run is placed and bounded anew
+		// from the new creation (a start before it is left out).
 		ps.rowDirty = true
+		for _, ls := range ps.lanes {
+			ls.touch(0)
+		}
 	}
 	ps.last, ps.lastSeen = p, r
 
@@ -162,7 +182,7 @@ func hasConditionChange(list *seqBuilder[conditionChange], c Condition) bool {
 // addOcc files an occurrence of one of the pod's Events: under its container's lane, or the pod
 // row's own Events, and in the events list.
 func (ps *podState) addOcc(oc eventOcc) {
-	ps.dirty = true
+	ps.touch()
 	e := oc.ev
 	if e.InvolvedKind != ps.evKind || e.InvolvedName != ps.evName {
 		// Nearly all of a pod's Events are about the pod: its "Pod/name" is made once.

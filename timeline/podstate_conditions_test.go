@@ -31,7 +31,7 @@ func TestConditionsKept(t *testing.T) {
 		}}
 		b.Apply(Observation{Received: at.Add(time.Second), Type: Modified, Pod: p})
 		s := b.Snapshot()
-		hasCR := FindIn(s.Pods[0].Milestones, MContainersReady, 0) != nil
+		hasCR := FindIn(s.Pods.At(0).Milestones, MContainersReady, 0) != nil
 		if want := i >= 1; hasCR != want {
 			t.Fatalf("after update %d: ContainersReady in the pod row %v, want %v", i, hasCR, want)
 		}

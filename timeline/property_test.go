@@ -52,7 +52,7 @@ func checkStream(obs []timeline.Observation) error {
 }
 
 func checkSnapshot(s timeline.Snapshot) error {
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		for _, r := range p.Rows() {
 			m := r.Milestone
 			if !m.Earliest.IsZero() && !m.Latest.IsZero() && m.Latest.Before(m.Earliest) ||

@@ -94,7 +94,7 @@ func dump(s timeline.Snapshot) string {
 			b.WriteString("\n")
 		}
 	}
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		gaps = map[*timeline.Milestone]*timeline.Span{}
 		for _, r := range p.Rows() {
 			gaps[r.Milestone] = r.Gap

@@ -64,7 +64,7 @@ func before(t *testing.T, a, b timeline.Milestone) {
 
 func TestStartupProbe(t *testing.T) {
 	s := build(t, "startup-probe")
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	want := []string{"Pending", "Init:0/2", "Init:1/2", "PodInitializing", "Running", "Terminating", "Completed"}
 	if diff := cmp.Diff(want, statuses(p)); diff != "" {
 		t.Errorf("STATUS sequence (-want +got):\n%s", diff)
@@ -96,7 +96,7 @@ func TestStartupProbe(t *testing.T) {
 
 func TestTerminationOrder(t *testing.T) {
 	s := build(t, "termination-order")
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	app, side := container(t, p, "app"), container(t, p, "sidecar")
 	appTerm, appExit := milestone(t, app, timeline.MSigterm, 0), milestone(t, app, timeline.MExit, 0)
 	sideTerm, sideExit := milestone(t, side, timeline.MSigterm, 0), milestone(t, side, timeline.MExit, 0)
@@ -125,7 +125,7 @@ func TestJobNativeSidecar(t *testing.T) {
 	if len(s.Jobs) != 1 || s.Jobs[0].Status != "Complete" {
 		t.Fatalf("jobs = %+v, want one Complete", s.Jobs)
 	}
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	if p.Owner == nil || p.Owner.String() != "Job/sc-b1" || p.Phase != "Succeeded" {
 		t.Errorf("pod owner %q phase %q", p.Owner, p.Phase)
 	}
@@ -159,7 +159,7 @@ func TestJobClassicSidecar(t *testing.T) {
 	if len(s.Jobs) != 1 || s.Jobs[0].Status == "Complete" {
 		t.Fatalf("jobs = %+v, want one that is not Complete", s.Jobs)
 	}
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	if p.Status != "NotReady" || p.Phase != "Running" {
 		t.Errorf("pod status %q phase %q, want NotReady Running", p.Status, p.Phase)
 	}
@@ -170,7 +170,7 @@ func TestJobClassicSidecar(t *testing.T) {
 
 func TestCrashingSidecar(t *testing.T) {
 	s := build(t, "crashing-sidecar")
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	side, app := container(t, p, "sidecar"), container(t, p, "app")
 	if side.RestartCount != 4 || app.RestartCount != 0 {
 		t.Errorf("restart counts sidecar %d app %d, want 4 and 0", side.RestartCount, app.RestartCount)
@@ -215,7 +215,7 @@ func hasFinding(fs []timeline.Finding, text string) bool {
 func TestInvariants(t *testing.T) {
 	for _, name := range recordings.Names() {
 		s := build(t, name)
-		for _, p := range s.Pods {
+		for _, p := range s.Pods.Items() {
 			check := func(m timeline.Milestone) {
 				if m.At.Before(m.Earliest) || m.At.After(m.Latest) {
 					t.Errorf("%s: %s %s #%d at %s outside [%s, %s]", name, m.Container, m.Kind, m.Attempt, m.At, m.Earliest, m.Latest)

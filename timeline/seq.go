@@ -16,12 +16,12 @@ type Seq[T any] struct {
 	n    int
 }
 
-// SeqOf is a Seq of the items, for tests and decoded JSON.
+// SeqOf is a Seq of a copy of the items, for tests and decoded JSON.
 func SeqOf[T any](items ...T) Seq[T] {
 	if len(items) == 0 {
 		return Seq[T]{}
 	}
-	return Seq[T]{tail: items, n: len(items)}
+	return Seq[T]{tail: slices.Clone(items), n: len(items)}
 }
 
 // Len is the number of items.
@@ -121,6 +121,26 @@ func (s Seq[T]) ChangedSince(old Seq[T]) iter.Seq2[int, *T] {
 			}
 		}
 	}
+}
+
+// Same reports whether s and other are the same sequence: the same blocks, the same tail. A
+// snapshot that did not change a Seq hands out the one it had.
+func (s Seq[T]) Same(other Seq[T]) bool {
+	if s.n != other.n || len(s.full) != len(other.full) || len(s.tail) != len(other.tail) {
+		return false
+	}
+	if len(s.tail) > 0 && &s.tail[0] != &other.tail[0] {
+		return false
+	}
+	if len(s.full) == 0 || &s.full[0] == &other.full[0] {
+		return true // no blocks, or the same list of them
+	}
+	for k, b := range s.full {
+		if &b[0] != &other.full[k][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // Slice copies the items into one slice.
@@ -274,7 +294,7 @@ func (sb *seqBuilder[T]) set(i int, v T) {
 		return
 	}
 	if sb.tailShared {
-		sb.tail = append(make([]T, 0, max(cap(sb.tail), blockSize)), sb.tail...)
+		sb.tail = append(make([]T, 0, cap(sb.tail)), sb.tail...)
 		sb.tailShared = false
 	}
 	sb.tail[i-len(sb.full)*blockSize] = v

@@ -9,17 +9,17 @@ import (
 // Pod, Job, Run and slice that did not change with it, so taking one costs what changed, not
 // what is there. Nothing in it may be modified; everything is read only.
 type Snapshot struct {
-	Pods    []*Pod   `json:"pods"` // by creation time
-	Jobs    []*Job   `json:"jobs,omitempty"`
-	Orphans []Event  `json:"-"`               // Events of objects the snapshot has no pod or job for
-	Notes   []string `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
+	Pods    Seq[*Pod] `json:"pods"` // by creation time
+	Jobs    []*Job    `json:"jobs,omitempty"`
+	Orphans []Event   `json:"-"`               // Events of objects the snapshot has no pod or job for
+	Notes   []string  `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
 }
 
 // Events is every Event occurrence of the snapshot (its pods', its jobs' and the orphans), oldest
 // first. It costs a merge of them all: for output at the end, not for every frame.
 func (s Snapshot) Events() []Event {
 	var out []Event
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		out = append(out, p.Events.Slice()...)
 	}
 	for _, j := range s.Jobs {

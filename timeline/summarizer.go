@@ -11,7 +11,7 @@ import (
 // Summary it returned is never changed afterwards (a gap that changes gets new slices; one that
 // does not is shared). One goroutine uses it; the zero value is ready.
 type Summarizer struct {
-	pods     []*Pod                // the last snapshot's pods
+	pods     Seq[*Pod]             // the last snapshot's pods
 	seen     map[string][]Gap      // each pod's gaps as last summarised, by UID
 	track    map[string]*gapTrack  // by gap name
 	stats    map[string]GapSummary // the last summary's gaps, by name
@@ -33,7 +33,7 @@ const patchLimit = 8
 
 // Summary is Summarize(s), worked out from the last snapshot given and what changed since.
 func (z *Summarizer) Summary(s Snapshot) Summary {
-	if z.seen != nil && slices.Equal(z.pods, s.Pods) {
+	if z.seen != nil && z.pods.Same(s.Pods) {
 		return z.last
 	}
 	if z.seen == nil {
@@ -55,11 +55,12 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 	// The order of the gaps changes only when pods move, go, or a pod names a gap before (or
 	// instead of) the first pod that named it.
 	reorder := false
-	for i, p := range s.Pods {
-		if i < len(z.pods) && z.pods[i] == p {
+	for i, pp := range s.Pods.ChangedSince(z.pods) {
+		p := *pp
+		if i < z.pods.Len() && z.pods.At(i) == p {
 			continue
 		}
-		if i < len(z.pods) && z.pods[i].UID != p.UID {
+		if i < z.pods.Len() && z.pods.At(i).UID != p.UID {
 			reorder = true
 		}
 		old, had := z.seen[p.UID]
@@ -72,10 +73,10 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 		change(p.UID, p.Name, old, p.Gaps)
 		z.seen[p.UID] = p.Gaps
 	}
-	if len(z.seen) > len(s.Pods) { // some pods are gone
+	if len(z.seen) > s.Pods.Len() { // some pods are gone
 		reorder = true
-		now := make(map[string]bool, len(s.Pods))
-		for _, p := range s.Pods {
+		now := make(map[string]bool, s.Pods.Len())
+		for _, p := range s.Pods.Items() {
 			now[p.UID] = true
 		}
 		for uid, old := range z.seen {
@@ -89,7 +90,7 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 			}
 		}
 	}
-	z.pods = slices.Clone(s.Pods)
+	z.pods = s.Pods
 
 	for name, cs := range changes {
 		t := z.track[name]
@@ -117,7 +118,7 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 		z.stats[name] = gapStats(name, t.values, t.est, t.lo, t.hi)
 	}
 
-	sum := Summary{Pods: len(s.Pods), Gaps: make([]GapSummary, 0, len(z.stats))}
+	sum := Summary{Pods: s.Pods.Len(), Gaps: make([]GapSummary, 0, len(z.stats))}
 	if reorder || len(z.last.Gaps) != len(z.stats) {
 		z.order, z.firstPod = gapOrder(s.Pods, len(z.stats))
 		sum.Gaps = sum.Gaps[:len(z.order)]
@@ -189,9 +190,9 @@ func (t *gapTrack) rebuild() {
 
 // gapOrder is where Summarize lists each gap name (as the pods' gap lists first name them, the
 // pods in order), and the index of the first pod that names it.
-func gapOrder(pods []*Pod, n int) (order, firstPod map[string]int) {
+func gapOrder(pods Seq[*Pod], n int) (order, firstPod map[string]int) {
 	order, firstPod = make(map[string]int, n), make(map[string]int, n)
-	for i, p := range pods {
+	for i, p := range pods.Items() {
 		for _, g := range p.Gaps {
 			if _, ok := order[g.Name]; !ok {
 				order[g.Name], firstPod[g.Name] = len(order), i

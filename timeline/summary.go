@@ -61,10 +61,10 @@ func (g GapSummary) MarshalJSON() ([]byte, error) {
 // Summarize is the summary of s's pods, worked out from nothing: O(gaps · log gaps). A
 // Summarizer gives the same frame after frame at the cost of what changed.
 func Summarize(s Snapshot) Summary {
-	sum := Summary{Pods: len(s.Pods), Gaps: []GapSummary{}}
+	sum := Summary{Pods: s.Pods.Len(), Gaps: []GapSummary{}}
 	byName := map[string]int{}
 	var vals [][]PodValue
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		for j, g := range p.Gaps {
 			if repeated(p.Gaps, j) {
 				continue

@@ -38,7 +38,7 @@ func TestSummarize(t *testing.T) {
 	pods[3].Gaps = pods[3].Gaps[:1]                                 // p04 has no b → c
 	pods[6].Gaps[0].Span.Max = secs(30)                             // p07's upper bound is wide
 	pods = append(pods, gapPod("z", 0, "x → y", 2.0, "a → b", 5.0)) // a tie with p05, and a third gap
-	got := timeline.Summarize(timeline.Snapshot{Pods: pods})
+	got := timeline.Summarize(timeline.Snapshot{Pods: timeline.SeqOf(pods...)})
 
 	span := func(v, lo, hi float64) timeline.Span {
 		return timeline.Span{Value: secs(v), Min: secs(lo), Max: secs(hi)}
@@ -86,7 +86,7 @@ func TestSummaryRanks(t *testing.T) {
 		for i := 1; i <= n; i++ {
 			pods = append(pods, gapPod(fmt.Sprintf("p%02d", i), 0, "g", float64(i)))
 		}
-		g := timeline.Summarize(timeline.Snapshot{Pods: pods}).Gaps[0]
+		g := timeline.Summarize(timeline.Snapshot{Pods: timeline.SeqOf(pods...)}).Gaps[0]
 		got := [4]time.Duration{g.Min.Value, g.P50.Value, g.P90.Value, g.Max.Value}
 		p90 := (9*n + 9) / 10 // ⌈0.9 n⌉
 		want := [4]time.Duration{secs(1), secs(float64((n + 1) / 2)), secs(float64(p90)), secs(float64(n))}
@@ -182,7 +182,7 @@ func TestSummarizerRandom(t *testing.T) {
 				pods = append(append([]*timeline.Pod(nil), pods[:i]...), pods[i+1:]...)
 			}
 		}
-		snaps = append(snaps, timeline.Snapshot{Pods: append([]*timeline.Pod(nil), pods...)})
+		snaps = append(snaps, timeline.Snapshot{Pods: timeline.SeqOf(pods...)})
 		if step%7 == 0 {
 			snaps = append(snaps, snaps[len(snaps)-1]) // the same snapshot again
 		}
@@ -237,11 +237,12 @@ func BenchmarkSummary(b *testing.B) {
 		var z timeline.Summarizer
 		z.Summary(final)
 		changed := final
-		changed.Pods = append([]*timeline.Pod(nil), final.Pods...)
-		p := *changed.Pods[500]
+		pods := final.Pods.Slice()
+		p := *pods[500]
 		p.Gaps = append([]timeline.Gap(nil), p.Gaps...)
 		p.Gaps[0].Span.Value += time.Millisecond
-		changed.Pods[500] = &p
+		pods[500] = &p
+		changed.Pods = timeline.SeqOf(pods...)
 		for i := 0; b.Loop(); i++ {
 			if i%2 == 0 {
 				_ = z.Summary(changed)

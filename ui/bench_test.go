@@ -17,7 +17,7 @@ import (
 // "changed" a new frame whose pod changed (a new *Pod: its rows are made again too).
 func BenchmarkViewLarge(b *testing.B) {
 	s := largePod()
-	p := s.Pods[0]
+	p := s.Pods.At(0)
 	n := 0
 	for _, c := range p.Containers {
 		n += len(c.Milestones())
@@ -66,8 +66,8 @@ func BenchmarkKeyWhileFramesArrive(b *testing.B) {
 		}
 		snaps = append(snaps, FrameMsg{Snapshot: bl.Snapshot(), Now: obs[i+perFrame-1].Received})
 	}
-	watched := s.Pods[0]
-	b.Logf("%d pods, %d observations, watching %s", len(s.Pods), len(obs), watched.Name)
+	watched := s.Pods.At(0)
+	b.Logf("%d pods, %d observations, watching %s", s.Pods.Len(), len(obs), watched.Name)
 	m := liveModel(s, obs[len(obs)-held-1].Received, watched.UID, 200, 60, plainStyles())
 	_ = m.View()
 	keys := []tea.KeyMsg{keyMsg("j"), keyMsg("n"), keyMsg("k"), keyMsg("p")}
@@ -103,7 +103,9 @@ func BenchmarkViewManyContainers(b *testing.B) {
 		p.Containers[i] = c
 		p.Containers[i].Name = fmt.Sprintf("c-%05d", i)
 	}
-	s.Pods[0] = p
+	pods := s.Pods.Slice()
+	pods[0] = p
+	s.Pods = timeline.SeqOf(pods...)
 	for _, tc := range []struct {
 		name string
 		step func(m *Model)
@@ -130,12 +132,13 @@ func BenchmarkViewManyContainers(b *testing.B) {
 // with nothing derived yet.
 func changedPod(m *Model) {
 	s := m.snap
-	s.Pods = append([]*timeline.Pod(nil), s.Pods...)
-	for i, p := range s.Pods {
+	pods := s.Pods.Slice()
+	for i, p := range pods {
 		if p.UID == m.view.pod {
-			s.Pods[i] = p.WithFindings(p.Findings())
+			pods[i] = p.WithFindings(p.Findings())
 		}
 	}
+	s.Pods = timeline.SeqOf(pods...)
 	next, _ := m.Update(FrameMsg{Snapshot: s, Now: m.now})
 	*m = next.(Model)
 }
@@ -149,7 +152,7 @@ func BenchmarkKeyWithSnapshots(b *testing.B) {
 	held := perFrame * frames
 	start := func() (*timeline.Builder, Model) {
 		bl, s := build(obs[:len(obs)-held])
-		m := liveModel(s, obs[len(obs)-held-1].Received, s.Pods[0].UID, 200, 60, plainStyles())
+		m := liveModel(s, obs[len(obs)-held-1].Received, s.Pods.At(0).UID, 200, 60, plainStyles())
 		_ = m.View()
 		return bl, m
 	}
@@ -191,7 +194,7 @@ func BenchmarkViewLongLoop(b *testing.B) {
 		bl.Apply(o)
 		snaps = append(snaps, FrameMsg{Snapshot: bl.Snapshot(), Now: o.Received})
 	}
-	b.Logf("%d milestones", len(snaps[frames-1].Snapshot.Pods[0].Rows()))
+	b.Logf("%d milestones", len(snaps[frames-1].Snapshot.Pods.At(0).Rows()))
 	m := liveModel(s, obs[len(obs)-frames-1].Received, sp.uid, 200, 60, colourStyles())
 	_ = m.View()
 	b.ReportAllocs()

@@ -22,12 +22,12 @@ func TestPodFindings(t *testing.T) {
 	}
 	info := timeline.Finding{Severity: timeline.SeverityInfo, Pod: "a", Text: "info-a"}
 	a := pod("a", owner, info, warn("a", "warn-a"))
-	s := timeline.Snapshot{Pods: []*timeline.Pod{
+	s := timeline.Snapshot{Pods: timeline.SeqOf([]*timeline.Pod{
 		pod("b", owner, warn("b", "warn-b"), timeline.Finding{Severity: timeline.SeverityInfo, Pod: "b", Text: "info-b"}),
 		a,
 		pod("c", &timeline.OwnerRef{Kind: "Job", Name: "other"}, warn("c", "warn-c")),
 		pod("d", owner, warn("a", "warn-d-about-a"), warn("d", "warn-d")),
-	}}
+	}...)}
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 200, 40, plainStyles())
 	f := m.frameView()
 	var got []string

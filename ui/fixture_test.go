@@ -298,5 +298,13 @@ func fixture() timeline.Snapshot {
 			rp.Events = timeline.SeqOf(append(rp.Events.Slice(), e)...)
 		}
 	}
-	return timeline.Snapshot{Pods: []*timeline.Pod{jp, rp}, Jobs: []*timeline.Job{j}}
+	return timeline.Snapshot{Pods: timeline.SeqOf(jp, rp), Jobs: []*timeline.Job{j}}
+}
+
+// withPod is s with its pod i replaced by p.
+func withPod(s timeline.Snapshot, i int, p *timeline.Pod) timeline.Snapshot {
+	pods := s.Pods.Slice()
+	pods[i] = p
+	s.Pods = timeline.SeqOf(pods...)
+	return s
 }

@@ -108,7 +108,7 @@ func (f *frame) statusStyled(status string) string {
 // latestSeen is the receive time of the latest observation of any pod in s.
 func latestSeen(s timeline.Snapshot) time.Time {
 	var t time.Time
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		if p.LastSeen.After(t) {
 			t = p.LastSeen
 		}
@@ -118,7 +118,7 @@ func latestSeen(s timeline.Snapshot) time.Time {
 
 // pod is the selected pod, or nil.
 func (f *frame) pod() *timeline.Pod {
-	for _, p := range f.snap.Pods {
+	for _, p := range f.snap.Pods.Items() {
 		if p.UID == f.view.pod {
 			return p
 		}
@@ -173,12 +173,12 @@ func (f *frame) axisSpan(p *timeline.Pod, job *timeline.Job) (start, end time.Ti
 
 // podPosition is "n of m" for the selected pod when there are several.
 func (f *frame) podPosition() string {
-	if len(f.snap.Pods) < 2 {
+	if f.snap.Pods.Len() < 2 {
 		return ""
 	}
-	for i, p := range f.snap.Pods {
+	for i, p := range f.snap.Pods.Items() {
 		if p.UID == f.view.pod {
-			return strconv.Itoa(i+1) + " of " + strconv.Itoa(len(f.snap.Pods))
+			return strconv.Itoa(i+1) + " of " + strconv.Itoa(f.snap.Pods.Len())
 		}
 	}
 	return ""

@@ -125,7 +125,7 @@ func FuzzView(f *testing.F) {
 		job := &timeline.Job{Name: p.Owner.Name, Namespace: p.Namespace, Created: fuzzTime(t2), Status: text,
 			Milestones: []timeline.Milestone{{Kind: timeline.MCondition, Reason: "Complete", At: fuzzTime(t1 + 1)}},
 			Events:     timeline.SeqOf(timeline.Event{At: fuzzTime(t1), Object: "Job/" + text, Reason: text})}
-		s := timeline.Snapshot{Pods: []*timeline.Pod{p}, Jobs: []*timeline.Job{job}, Notes: []string{text}}
+		s := timeline.Snapshot{Pods: timeline.SeqOf(p), Jobs: []*timeline.Job{job}, Notes: []string{text}}
 		width, height := int(w)%220+1, int(h)%70+1
 		for _, mode := range []Mode{Live, Replay} {
 			m := NewModel(Config{Target: "pod/" + text, Namespace: text, Mode: mode, Control: &fakeControl{}, Styles: plainStyles()})

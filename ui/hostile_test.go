@@ -83,7 +83,7 @@ func hostileSnapshot() timeline.Snapshot {
 	})
 	j := fixtureJob()
 	j.Name, j.Status = "sc-b1", h(8)
-	s.Pods = []*timeline.Pod{p, s.Pods[1]}
+	s.Pods = timeline.SeqOf([]*timeline.Pod{p, s.Pods.At(1)}...)
 	s.Jobs = []*timeline.Job{j}
 	s.Notes = []string{h(0), h(2)}
 	return s
@@ -128,7 +128,7 @@ func TestHostileView(t *testing.T) {
 	sizes := append([][2]int{{200, 60}, {MinWidth, MinHeight}, {45, 12}}, goldenSizes...)
 	seen := map[string]bool{}
 	for _, sz := range sizes {
-		m := liveModel(s, at(42), s.Pods[0].UID, sz[0], sz[1], plainStyles())
+		m := liveModel(s, at(42), s.Pods.At(0).UID, sz[0], sz[1], plainStyles())
 		next, _ := m.Update(FrameMsg{Snapshot: s, Now: at(42), WatchErr: errors.New(hostile[0] + hostile[4])})
 		m = next.(Model)
 		for _, keys := range [][]string{nil, {"j"}, {"j"}, {"j"}, {"n", "n"}, {"?"}, {"?", "tab"}} {
@@ -154,7 +154,7 @@ func TestHostileView(t *testing.T) {
 // TestHostileWaiting: the view before a pod is seen shows a hostile target, job and Events safely.
 func TestHostileWaiting(t *testing.T) {
 	s := hostileSnapshot()
-	s.Pods = nil
+	s.Pods = timeline.Seq[*timeline.Pod]{}
 	s.Orphans = s.Jobs[0].Events.Slice()
 	s.Orphans = append(s.Orphans, timeline.Event{At: at(3), Object: hostile[1], Reason: hostile[2], Message: hostile[3]})
 	m := NewModel(Config{Target: "pod/" + hostile[0], Namespace: hostile[4], Styles: plainStyles()})
@@ -168,7 +168,7 @@ func TestHostileWaiting(t *testing.T) {
 func TestHostileColour(t *testing.T) {
 	s := hostileSnapshot()
 	for _, sz := range goldenSizes {
-		m := liveModel(s, at(42), s.Pods[0].UID, sz[0], sz[1], colourStyles())
+		m := liveModel(s, at(42), s.Pods.At(0).UID, sz[0], sz[1], colourStyles())
 		m = press(t, m, "j", "n")
 		v := m.View()
 		for i := strings.IndexByte(v, 0x1b); i >= 0; i = strings.IndexByte(v, 0x1b) {
@@ -199,7 +199,7 @@ func TestHostilePlain(t *testing.T) {
 	out := b.String()
 	checkSafe(t, "plain", out, 0, 0)
 	rows := 0
-	for _, pod := range s.Pods {
+	for _, pod := range s.Pods.Items() {
 		rows += len(pod.Rows())
 	}
 	for _, j := range s.Jobs {
@@ -226,7 +226,7 @@ func TestWideNames(t *testing.T) {
 	p := jobPod()
 	p.Containers = append([]timeline.Container(nil), p.Containers...)
 	p.Containers[0].Name, p.Containers[1].Name = "初期化", "サイドカー容器"
-	s.Pods[0] = p
+	s = withPod(s, 0, p)
 	for _, sz := range [][2]int{{80, 24}, {120, 40}} {
 		m := liveModel(s, at(42), p.UID, sz[0], sz[1], plainStyles())
 		v := m.View()
@@ -256,7 +256,7 @@ func TestAbsurdTimes(t *testing.T) {
 	ms[2].At, ms[3].At = time.Unix(0, 0), time.Date(2099, 1, 1, 0, 0, 0, 0, time.UTC)
 	p.Milestones = timeline.SeqOf(ms...)
 	p.Deleted = true
-	s.Pods[0] = p
+	s = withPod(s, 0, p)
 	for _, mode := range []Mode{Live, Replay} {
 		m := NewModel(Config{Target: "job/sc-b1", Mode: mode, Control: &fakeControl{}, Styles: plainStyles()})
 		next, _ := m.Update(FrameMsg{Snapshot: s, Now: time.Date(2099, 6, 1, 0, 0, 0, 0, time.UTC),
@@ -287,7 +287,7 @@ func TestManyContainers(t *testing.T) {
 		p.Containers[i] = c
 		p.Containers[i].Name = fmt.Sprintf("c-%05d", i)
 	}
-	s.Pods[0] = p
+	s = withPod(s, 0, p)
 	m := liveModel(s, at(42), p.UID, 120, 200, plainStyles())
 	v := m.View()
 	checkSafe(t, "many", v, 120, 200)

@@ -186,7 +186,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.feedEnded = true
 		return m, nil
 	case spinner.TickMsg:
-		if len(m.snap.Pods) > 0 {
+		if m.snap.Pods.Len() > 0 {
 			return m, nil // nothing to wait for: let the spinner stop
 		}
 		var cmd tea.Cmd

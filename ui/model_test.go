@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/google/go-cmp/cmp"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // press sends key presses to m: single characters as runes, else named keys.
@@ -97,7 +98,7 @@ func TestSwitchPod(t *testing.T) {
 	s := fixture()
 	newer := runningPod()
 	newer.UID, newer.Created = "uid-sc-a-2", at(50)
-	s.Pods = append(s.Pods, newer)
+	s.Pods = timeline.SeqOf(append(s.Pods.Slice(), newer)...)
 	m.snap = s
 	m.syncSelection()
 	if m.view.pod != "uid-x7k2p" {
@@ -137,7 +138,7 @@ func TestZoomAndFollow(t *testing.T) {
 
 func TestMilestoneCursor(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
-	n := len(fixture().Pods[0].Rows())
+	n := len(fixture().Pods.At(0).Rows())
 	var got []int
 	for _, k := range []string{"p", "p", "n", "n", "n", "n"} {
 		m = press(t, m, k)
@@ -222,14 +223,14 @@ func TestLiveFeed(t *testing.T) {
 	golden(t, m.View())
 
 	s := fixture()
-	s.Pods = s.Pods[1:]
+	s.Pods = timeline.SeqOf(s.Pods.Slice()[1:]...)
 	next, cmd := m.Update(FrameMsg{Snapshot: s, Now: at(41.5)})
 	m = next.(Model)
 	if cmd == nil {
 		t.Error("no command after a frame: the player is not listened to again")
 	}
-	if len(m.snap.Pods) != 1 || m.view.pod != "uid-sc-a" || !m.now.Equal(at(41.5)) {
-		t.Fatalf("after a frame: %d pods, selected %q, now %v", len(m.snap.Pods), m.view.pod, m.now)
+	if m.snap.Pods.Len() != 1 || m.view.pod != "uid-sc-a" || !m.now.Equal(at(41.5)) {
+		t.Fatalf("after a frame: %d pods, selected %q, now %v", m.snap.Pods.Len(), m.view.pod, m.now)
 	}
 	next, cmd = m.Update(FrameMsg{Snapshot: s, Now: at(41.5), WatchErr: errors.New("connection refused")})
 	m = next.(Model)

@@ -114,8 +114,8 @@ func (m *Model) replaying() bool { return m.cfg.Mode == Replay && m.cfg.Control 
 
 // selectedPod returns the selected pod's index in the snapshot, or -1 when there is none.
 func (m *Model) selectedPod() int {
-	for i := range m.snap.Pods {
-		if m.snap.Pods[i].UID == m.view.pod {
+	for i, p := range m.snap.Pods.Items() {
+		if p.UID == m.view.pod {
 			return i
 		}
 	}
@@ -124,13 +124,13 @@ func (m *Model) selectedPod() int {
 
 // newestPod is the pod shown until the user picks one: the newest that is not deleted, else
 // the newest.
-func newestPod(pods []*timeline.Pod) int {
-	for i := len(pods) - 1; i >= 0; i-- {
-		if !pods[i].Deleted {
+func newestPod(pods timeline.Seq[*timeline.Pod]) int {
+	for i, p := range pods.Backward() {
+		if !(*p).Deleted {
 			return i
 		}
 	}
-	return len(pods) - 1
+	return pods.Len() - 1
 }
 
 // syncSelection keeps the selection valid after a new snapshot: the newest pod while the user
@@ -147,7 +147,7 @@ func (m *Model) syncSelection() {
 		m.view.pod = ""
 		return
 	}
-	p := m.snap.Pods[i]
+	p := m.snap.Pods.At(i)
 	m.view.pod = p.UID
 	if laneIndex(p, m.view.lane) < 0 {
 		m.view.lane = ""
@@ -183,7 +183,7 @@ func (m *Model) moveLane(d int) {
 	if i < 0 {
 		return
 	}
-	p := m.snap.Pods[i]
+	p := m.snap.Pods.At(i)
 	j := min(max(laneIndex(p, m.view.lane)+d, 0), len(p.Containers))
 	if j == 0 {
 		m.view.lane = ""
@@ -194,18 +194,18 @@ func (m *Model) moveLane(d int) {
 
 // movePod selects the pod d places on, wrapping around; from then on the selection stays.
 func (m *Model) movePod(d int) {
-	n := len(m.snap.Pods)
+	n := m.snap.Pods.Len()
 	if n == 0 {
 		return
 	}
 	i := max(m.selectedPod(), 0)
 	i = ((i+d)%n + n) % n
 	m.view.autoPod = false
-	if m.view.pod != m.snap.Pods[i].UID {
+	if m.view.pod != m.snap.Pods.At(i).UID {
 		m.view.cursor, m.view.evCursor = -1, -1
 	}
-	m.view.pod = m.snap.Pods[i].UID
-	if laneIndex(m.snap.Pods[i], m.view.lane) < 0 {
+	m.view.pod = m.snap.Pods.At(i).UID
+	if laneIndex(m.snap.Pods.At(i), m.view.lane) < 0 {
 		m.view.lane = ""
 	}
 }
@@ -217,7 +217,7 @@ func (m *Model) moveCursor(d int) {
 	if i < 0 {
 		return
 	}
-	n := rowCount(m.snap.Pods[i])
+	n := rowCount(m.snap.Pods.At(i))
 	if n == 0 {
 		return
 	}

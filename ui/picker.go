@@ -50,7 +50,7 @@ type pickerList struct {
 	nameW, statusW, gapW int // the widths the rows listed need
 	filter               string
 	slowest              bool
-	pods                 []*timeline.Pod // the snapshot's, to know it again
+	pods                 timeline.Seq[*timeline.Pod] // the snapshot's, to know it again
 	infos                map[*timeline.Pod]*podInfo
 }
 
@@ -60,17 +60,17 @@ type pickerMemo struct{ last *pickerList }
 // pickerList is the picker's list of pods for the filter and order: made again only when the
 // snapshot's pods, the filter or the order changed, and then only the pods that changed are
 // looked at again.
-func (n *navMemo) pickerList(pods []*timeline.Pod, filter string, slowest bool) *pickerList {
+func (n *navMemo) pickerList(pods timeline.Seq[*timeline.Pod], filter string, slowest bool) *pickerList {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	last := n.picker.last
-	if last != nil && last.filter == filter && last.slowest == slowest && slices.Equal(last.pods, pods) {
+	if last != nil && last.filter == filter && last.slowest == slowest && last.pods.Same(pods) {
 		return last
 	}
-	l := &pickerList{total: len(pods), filter: filter, slowest: slowest, pods: pods,
-		infos: make(map[*timeline.Pod]*podInfo, len(pods))}
+	l := &pickerList{total: pods.Len(), filter: filter, slowest: slowest, pods: pods,
+		infos: make(map[*timeline.Pod]*podInfo, pods.Len())}
 	q := newQuery(filter)
-	for i, p := range pods {
+	for i, p := range pods.Items() {
 		var in *podInfo
 		if last != nil {
 			in = last.infos[p]
@@ -198,7 +198,7 @@ func (m *Model) pickPod() {
 		return
 	}
 	uid := l.rows[l.at(m.view.picker.cursor)].uid
-	for i, p := range m.snap.Pods {
+	for i, p := range m.snap.Pods.Items() {
 		if p.UID == uid {
 			m.movePod(i - max(m.selectedPod(), 0))
 			return

@@ -16,13 +16,14 @@ func BenchmarkPicker(b *testing.B) {
 	snaps := make([]timeline.Snapshot, 30)
 	for i := range snaps {
 		next := s
-		next.Pods = append([]*timeline.Pod(nil), s.Pods...)
+		pods := s.Pods.Slice()
 		for j := range 33 {
-			k := (i*33 + j) % len(next.Pods)
-			p := *next.Pods[k]
+			k := (i*33 + j) % len(pods)
+			p := *pods[k]
 			p.Status = []string{"Running", "Completed", "Error"}[(i+j)%3]
-			next.Pods[k] = &p
+			pods[k] = &p
 		}
+		next.Pods = timeline.SeqOf(pods...)
 		snaps[i] = next
 	}
 	filters := [][]string{{"/", "0", "4", "enter"}, {"/", "backspace", "backspace", "enter"}}
@@ -40,7 +41,7 @@ func BenchmarkPicker(b *testing.B) {
 		{"cold", func(m *Model, _ int) { m.memo = newNavMemo() }},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			m := liveModel(s, at(42), s.Pods[500].UID, 200, 60, plainStyles())
+			m := liveModel(s, at(42), s.Pods.At(500).UID, 200, 60, plainStyles())
 			m = press(b, m, "P")
 			_ = m.View()
 			b.ReportAllocs()

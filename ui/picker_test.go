@@ -83,10 +83,10 @@ func TestPickerKeys(t *testing.T) {
 
 func TestPickerPages(t *testing.T) {
 	s, now := jobSnapshot(100)
-	m := liveModel(s, now, s.Pods[0].UID, 80, 24, plainStyles())
+	m := liveModel(s, now, s.Pods.At(0).UID, 80, 24, plainStyles())
 	page := pickerRows(24, true) - 1
 	m = press(t, m, "P", "pgdown", "pgdown", "down", "pgup")
-	want := s.Pods[page+1].UID
+	want := s.Pods.At(page + 1).UID
 	if m.view.picker.cursor != want {
 		t.Errorf("cursor after pgdn pgdn ↓ pgup = %q, want %q (a page is %d rows)", m.view.picker.cursor, want, page)
 	}
@@ -99,7 +99,7 @@ func TestPickerPages(t *testing.T) {
 	if !m.view.picker.open || m.view.picker.filter != "" {
 		t.Fatalf("esc with a filter: open %v filter %q, want the filter cleared and the picker open", m.view.picker.open, m.view.picker.filter)
 	}
-	if got := m.view.picker.cursor; got != s.Pods[0].UID {
+	if got := m.view.picker.cursor; got != s.Pods.At(0).UID {
 		t.Errorf("cursor after paging up past the top = %q, want the first pod", got)
 	}
 }
@@ -151,8 +151,8 @@ func TestQuitEverywhere(t *testing.T) {
 func manyJobPods(n int) timeline.Snapshot {
 	s := fixture()
 	statuses := []string{"Completed", "Running", "CrashLoopBackOff", "Init:1/2", "Error"}
-	s.Pods = make([]*timeline.Pod, n)
-	for i := range s.Pods {
+	pods := make([]*timeline.Pod, n)
+	for i := range pods {
 		p := jobPod()
 		p.Name, p.UID = fmt.Sprintf("batch-%04d", i), fmt.Sprintf("uid-batch-%04d", i)
 		p.Status = statuses[(i*7)%len(statuses)]
@@ -163,8 +163,9 @@ func manyJobPods(n int) timeline.Snapshot {
 			g := &p.Gaps[j]
 			g.Span = timeline.Span{Value: g.Span.Value * k, Min: g.Span.Min * k, Max: g.Span.Max * k}
 		}
-		s.Pods[i] = p
+		pods[i] = p
 	}
+	s.Pods = timeline.SeqOf(pods...)
 	return s
 }
 
@@ -185,7 +186,7 @@ func TestViewPicker(t *testing.T) {
 		{"none", 40, 10, []string{"P", "/", "n", "o", "n", "e"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := liveModel(s, now, s.Pods[0].UID, tc.w, tc.h, plainStyles())
+			m := liveModel(s, now, s.Pods.At(0).UID, tc.w, tc.h, plainStyles())
 			m = press(t, m, tc.keys...)
 			v := m.View()
 			checkFits(t, tc.name, v, tc.w, tc.h)
@@ -193,7 +194,7 @@ func TestViewPicker(t *testing.T) {
 		})
 	}
 	// What the picker lists does not depend on the window: only what it shows does.
-	m := liveModel(s, now, s.Pods[0].UID, 80, 24, plainStyles())
+	m := liveModel(s, now, s.Pods.At(0).UID, 80, 24, plainStyles())
 	m = press(t, m, "P", "/", "0", "0", "7")
 	if got := len(pickerNames(m)); got != 11 {
 		t.Errorf("filter 007 lists %d pods, want 11 (batch-0007, batch-0070 to 0079)", got)
@@ -212,11 +213,12 @@ func TestPickerMemo(t *testing.T) {
 	if b := memo.pickerList(s.Pods, "", false); a != b {
 		t.Error("the same snapshot and filter made the list again")
 	}
-	next := append([]*timeline.Pod(nil), s.Pods...)
+	next := s.Pods.Slice()
 	changed := *next[3]
 	changed.Status = "Changed"
 	next[3] = &changed
-	b := memo.pickerList(next, "", false)
+	nextPods := timeline.SeqOf(next...)
+	b := memo.pickerList(nextPods, "", false)
 	if a == b {
 		t.Fatal("a snapshot with a changed pod got the old list")
 	}
@@ -229,7 +231,7 @@ func TestPickerMemo(t *testing.T) {
 	if got := b.rows[3].status; got != "Changed" {
 		t.Errorf("changed pod's status %q, want Changed", got)
 	}
-	if got := fmt.Sprint(len(memo.pickerList(next, "changed", false).rows)); got != "1" {
+	if got := fmt.Sprint(len(memo.pickerList(nextPods, "changed", false).rows)); got != "1" {
 		t.Errorf("filter on STATUS lists %s pods, want 1", got)
 	}
 }

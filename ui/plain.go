@@ -22,7 +22,7 @@ import (
 type Plain struct {
 	w       io.Writer
 	pods    map[string]*plainPod               // by pod UID
-	seen    []*timeline.Pod                    // the pods of the last snapshot, in its order
+	seen    timeline.Seq[*timeline.Pod]        // the pods of the last snapshot, in its order
 	jobs    map[string]map[plainKey]*plainLine // the lines known, by job UID
 	last    map[string]timeline.Milestone      // the last milestone printed, by pod or job UID
 	notes   map[string]bool
@@ -85,11 +85,10 @@ type plainMilestone struct {
 // not printed yet), and prints the notes about the data not printed before. It prints no
 // milestone: Advance does.
 func (p *Plain) Update(s timeline.Snapshot) {
-	for i, pod := range s.Pods {
-		if i < len(p.seen) && p.seen[i] == pod {
-			continue // learned from the last snapshot: a Job's thousand pods cost no look-up each
+	for i, pp := range s.Pods.ChangedSince(p.seen) { // the blocks of pods seen are skipped whole
+		if pod := *pp; i >= p.seen.Len() || p.seen.At(i) != pod {
+			p.podFresh(pod) // not learned from the last snapshot: a Job's thousand pods cost no look-up each
 		}
-		p.podFresh(pod)
 	}
 	p.seen = s.Pods
 	for _, j := range s.Jobs {
@@ -242,7 +241,7 @@ func between(a, b timeline.Milestone) timeline.Span {
 // findings.
 func (p *Plain) Summary(s timeline.Snapshot) {
 	p.Flush()
-	for _, pod := range s.Pods {
+	for _, pod := range s.Pods.Items() {
 		p.podSummary(pod)
 	}
 	for _, j := range s.Jobs {

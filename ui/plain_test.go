@@ -17,9 +17,9 @@ func TestPlain(t *testing.T) {
 
 	full := fixture()
 	early := fixture()
-	early.Pods = early.Pods[:1]
+	early.Pods = timeline.SeqOf(early.Pods.Slice()[:1]...)
 	early.Jobs = nil
-	pod := early.Pods[0]
+	pod := early.Pods.At(0)
 	pod.Milestones = timeline.SeqOf(pod.Milestones.Slice()[:3]...)
 	for i := range pod.Containers {
 		c := &pod.Containers[i]
@@ -36,7 +36,7 @@ func TestPlain(t *testing.T) {
 	p.Advance(at(13))
 	more := fixture()
 	more.Notes = []string{"this machine's clock and the API server's disagree"}
-	bo := more.Pods[0].Containers[1].Find(timeline.MBackOff, 1)
+	bo := more.Pods.At(0).Containers[1].Find(timeline.MBackOff, 1)
 	if bo == nil {
 		t.Fatalf("fixture changed: the sidecar has no back-off #1")
 	}

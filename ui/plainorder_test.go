@@ -62,7 +62,7 @@ func parseOffset(t *testing.T, s string) time.Duration {
 func checkOrder(t *testing.T, out string, final timeline.Snapshot) (lines int) {
 	t.Helper()
 	origin := map[string]time.Time{}
-	for _, p := range final.Pods {
+	for _, p := range final.Pods.Items() {
 		origin[Safe(p.Name)] = newPodTimes(p).origin
 	}
 	for _, j := range final.Jobs {
@@ -113,7 +113,7 @@ func TestPlainOrderRecordings(t *testing.T) {
 			out, final := replayPlain(t, f, name, false)
 			lines := checkOrder(t, out, final)
 			rows := 0
-			for _, p := range final.Pods {
+			for _, p := range final.Pods.Items() {
 				rows += len(p.Rows())
 			}
 			for _, j := range final.Jobs {
@@ -158,7 +158,7 @@ func TestPlainHorizon(t *testing.T) {
 		p := &timeline.Pod{Name: "p", UID: "uid-p", Created: created, LastSeen: at(10),
 			Milestones: podRow(created, ms(timeline.MCreated, "", 0, 0, 0, timeline.SourceStatus)),
 			Containers: []timeline.Container{c}}
-		return timeline.Snapshot{Pods: []*timeline.Pod{p}}
+		return timeline.Snapshot{Pods: timeline.SeqOf(p)}
 	}
 	start := ms(timeline.MStart, "app", 0, 3, 0.5, timeline.SourceStatus)
 	ready := ms(timeline.MReady, "app", 0, 4, 0, timeline.SourceObserved)
@@ -210,7 +210,7 @@ func TestPlainOffAxis(t *testing.T) {
 	pod := &timeline.Pod{Name: "p", UID: "uid-p", Created: created, LastSeen: at(1), Containers: []timeline.Container{c}}
 	var b strings.Builder
 	p := NewPlain(&b)
-	p.Update(timeline.Snapshot{Pods: []*timeline.Pod{pod}})
+	p.Update(timeline.Snapshot{Pods: timeline.SeqOf(pod)})
 	p.Advance(at(1))
 	if !strings.Contains(b.String(), "2099") || strings.Count(b.String(), "\n") != 1 {
 		t.Errorf("got %q; want the exit's line with its date at once", b.String())

@@ -28,7 +28,7 @@ func shownRows(t *testing.T, view string) int {
 func TestPageMilestones(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 100, 30, plainStyles())
 	page := shownRows(t, m.View()) - 1
-	n := len(fixture().Pods[0].Rows())
+	n := len(fixture().Pods.At(0).Rows())
 	keys := []string{"pgup", "pgup", "pgup", "pgup", "pgup", "pgdown", "pgdown", "pgdown"}
 	m, got := cursors(t, m, keys...)
 	var want []int

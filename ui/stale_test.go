@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // TestStaleHeader: live, while the API server does not answer, the header says so in place of
@@ -25,7 +26,7 @@ func TestStaleHeader(t *testing.T) {
 		m := NewModel(Config{Target: "pod/web", Namespace: "ns", Frames: make(chan play.Frame), Styles: plainStyles()})
 		m = resize(m, tt.width, 24)
 		s := fixture()
-		s.Pods = s.Pods[1:]
+		s.Pods = timeline.SeqOf(s.Pods.Slice()[1:]...)
 		next, _ := m.Update(FrameMsg{Snapshot: s, Now: at(41.5), Silent: tt.silent})
 		header := strings.SplitN(next.(Model).View(), "\n", 2)[0]
 		if !strings.HasSuffix(strings.TrimRight(header, " "), tt.want) {

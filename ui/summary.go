@@ -104,7 +104,7 @@ func (m *Model) summaryKey(msg tea.KeyMsg) bool {
 // showPod closes the summary and shows the pod with uid, if the snapshot has it.
 func (m *Model) showPod(uid string) {
 	m.view.summary.open = false
-	for i, p := range m.snap.Pods {
+	for i, p := range m.snap.Pods.Items() {
 		if p.UID == uid {
 			m.movePod(i - max(m.selectedPod(), 0))
 			return

@@ -117,11 +117,12 @@ func BenchmarkViewSummary(b *testing.B) {
 	})
 	b.Run("one-pod-changed", func(b *testing.B) {
 		changed := s
-		changed.Pods = append([]*timeline.Pod(nil), s.Pods...)
-		p := *changed.Pods[500]
+		pods := s.Pods.Slice()
+		p := *pods[500]
 		p.Gaps = append([]timeline.Gap(nil), p.Gaps...)
 		p.Gaps[1].Span.Value += 1e6
-		changed.Pods[500] = &p
+		pods[500] = &p
+		changed.Pods = timeline.SeqOf(pods...)
 		for i := 0; b.Loop(); i++ {
 			snap := s
 			if i%2 == 1 {

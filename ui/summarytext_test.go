@@ -80,14 +80,14 @@ func TestStrip(t *testing.T) {
 	add(1, 1500*time.Millisecond)
 	add(3, 3*time.Second)
 	add(1, 11*time.Second)
-	g := timeline.Summarize(timeline.Snapshot{Pods: pods}).Gaps[0]
+	g := timeline.Summarize(timeline.Snapshot{Pods: timeline.SeqOf(pods...)}).Gaps[0]
 	if diff := cmp.Diff(stripCounts(g, 11), []int{12, 1, 3, 0, 0, 0, 0, 0, 0, 0, 1}); diff != "" {
 		t.Errorf("counts (-got +want):\n%s", diff)
 	}
 	if got, want := stripText(g, 11), "1.00s ●·•───────· 11.00s"; got != want {
 		t.Errorf("strip %q; want %q", got, want)
 	}
-	one := timeline.Summarize(timeline.Snapshot{Pods: pods[:2]}).Gaps[0]
+	one := timeline.Summarize(timeline.Snapshot{Pods: timeline.SeqOf(pods[:2]...)}).Gaps[0]
 	if got, want := stripText(one, 5), "1.00s •──── 1.00s"; got != want {
 		t.Errorf("strip of equal values %q; want %q", got, want)
 	}

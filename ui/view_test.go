@@ -64,12 +64,12 @@ func TestViewRunningPod(t *testing.T) {
 // TestViewSizes draws sizes from 1x1 to 130x45 and checks each view fits: the job's pod with
 // and without the help, the waiting view, a replay, and a pod with hardly any data.
 func TestViewSizes(t *testing.T) {
-	odd := timeline.Snapshot{Pods: []*timeline.Pod{{UID: "odd", Name: "odd",
+	odd := timeline.Snapshot{Pods: timeline.SeqOf([]*timeline.Pod{{UID: "odd", Name: "odd",
 		Containers: []timeline.Container{{Name: "a-container-with-a-very-long-name-indeed", Kind: "strange",
 			Runs: timeline.SeqOf(&timeline.Run{
 				Changes:    []timeline.StateChange{{State: timeline.StateRunning, At: at(5)}},
 				Milestones: []timeline.Milestone{{Kind: "unheard-of", At: at(-3)}}})}},
-		Events: timeline.SeqOf(timeline.Event{Object: "Pod/odd", Message: strings.Repeat("long ", 50)})}}}
+		Events: timeline.SeqOf(timeline.Event{Object: "Pod/odd", Message: strings.Repeat("long ", 50)})}}...)}
 	for _, styles := range []Styles{plainStyles(), colourStyles()} {
 		models := map[string]Model{
 			"job pod":   liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, styles),
@@ -111,7 +111,7 @@ func manyPods() timeline.Snapshot {
 		c.Name = fmt.Sprintf("app-%d", i)
 		p.Containers = append(p.Containers, c)
 	}
-	s.Pods = append(s.Pods, p)
+	s.Pods = timeline.SeqOf(append(s.Pods.Slice(), p)...)
 	return s
 }
 

@@ -127,7 +127,7 @@ func FuzzTranslate(f *testing.F) {
 		if len(obs) > 0 && string(stepJSON) != string(onceJSON) {
 			t.Fatalf("a snapshot after each observation ends elsewhere than one at the end:\n%s\n----\n%s", stepJSON, onceJSON)
 		}
-		for _, p := range last.Pods {
+		for _, p := range last.Pods.Items() {
 			for _, r := range p.Rows() {
 				m := r.Milestone
 				if !m.Earliest.IsZero() && m.At.Before(m.Earliest) || !m.Latest.IsZero() && m.At.After(m.Latest) {

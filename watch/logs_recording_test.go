@@ -54,11 +54,11 @@ func TestLogsDemoRecording(t *testing.T) {
 		t.Errorf("lines per container (-got +want):\n%s", diff)
 	}
 	s := b.Snapshot()
-	if len(s.Pods) != 1 {
-		t.Fatalf("%d pods", len(s.Pods))
+	if s.Pods.Len() != 1 {
+		t.Fatalf("%d pods", s.Pods.Len())
 	}
 	got := map[string][]milestoneView{}
-	for _, c := range s.Pods[0].Containers {
+	for _, c := range s.Pods.At(0).Containers {
 		for _, r := range c.Runs.Items() {
 			for _, m := range r.Milestones {
 				v := milestoneView{Kind: m.Kind, Source: m.Source}
@@ -104,7 +104,7 @@ func TestLogsDemoRecording(t *testing.T) {
 	}
 	// The app's exit: no earlier than 100 ms before its last line, no later than the second
 	// after its finishedAt.
-	for _, r := range s.Pods[0].Containers[2].Runs.Items() {
+	for _, r := range s.Pods.At(0).Containers[2].Runs.Items() {
 		for _, m := range r.Milestones {
 			if m.Kind == timeline.MExit {
 				if lo := r.Log.Last.Add(-100 * time.Millisecond); !m.Earliest.Equal(lo) || m.Latest.Sub(m.Earliest) > 500*time.Millisecond {

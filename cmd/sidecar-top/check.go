@@ -133,9 +133,9 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 		if err := a.Check(snap); err != nil {
 			return fmt.Errorf("--assert %q: %w", a, err)
 		}
-		results[i] = checked{a, a.EvalPods(snap.Pods)}
+		results[i] = checked{a, a.EvalPods(snap.Pods.Slice())}
 	}
-	if err := writeCheckReport(s.Out, results, len(snap.Pods), src); err != nil {
+	if err := writeCheckReport(s.Out, results, snap.Pods.Len(), src); err != nil {
 		return err
 	}
 	if opts.junit != "" {
@@ -183,7 +183,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 	if rd.Truncated {
 		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); using the lines before it\n", name)
 	}
-	if len(res.Final.Pods) == 0 {
+	if res.Final.Pods.Len() == 0 {
 		return timeline.Snapshot{}, nil, fmt.Errorf("%s: no pod in the recording", name)
 	}
 	return res.Final, rd.Header(), nil

@@ -132,12 +132,13 @@ const (
 // diffTimelines matches the pods of a and b as by says and compares their gaps.
 func diffTimelines(nameA, nameB string, a, b timeline.Snapshot, by string) (gapDiff, error) {
 	d := gapDiff{Kind: "SidecarTopDiff", A: nameA, B: nameB}
+	podsA, podsB := a.Pods.Slice(), b.Pods.Slice()
 	switch by {
 	case "auto":
 		switch {
-		case samePodNames(a.Pods, b.Pods):
+		case samePodNames(podsA, podsB):
 			by = "name"
-		case len(a.Pods) == 1 && len(b.Pods) == 1:
+		case len(podsA) == 1 && len(podsB) == 1:
 			by = "order"
 		default:
 			by = "gap"
@@ -148,10 +149,10 @@ func diffTimelines(nameA, nameB string, a, b timeline.Snapshot, by string) (gapD
 	}
 	d.By = by
 	if by == "gap" {
-		d.Gaps = compareGaps(gapsOf(a.Pods), gapsOf(b.Pods))
+		d.Gaps = compareGaps(gapsOf(podsA), gapsOf(podsB))
 		return d, nil
 	}
-	pairs, onlyA, onlyB := matchPods(a.Pods, b.Pods, by == "name")
+	pairs, onlyA, onlyB := matchPods(podsA, podsB, by == "name")
 	for _, p := range pairs {
 		d.Pairs = append(d.Pairs, podPair{A: p[0].Name, B: p[1].Name,
 			Gaps: compareGaps(gapsOf(p[:1]), gapsOf(p[1:]))})

@@ -32,7 +32,9 @@ func one(s timeline.Span) *gapSide {
 	return &gapSide{Pods: 1, Span: s, Smallest: s.Value, Largest: s.Value}
 }
 
-func snap(pods ...*timeline.Pod) timeline.Snapshot { return timeline.Snapshot{Pods: pods} }
+func snap(pods ...*timeline.Pod) timeline.Snapshot {
+	return timeline.Snapshot{Pods: timeline.SeqOf(pods...)}
+}
 
 // TestDiffTimelines: how pods are matched, and when a change is real.
 func TestDiffTimelines(t *testing.T) {

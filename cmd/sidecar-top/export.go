@@ -131,7 +131,7 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		if err := export.SendOTLP(ctx, in, o.otlp.options()); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.ErrOut, "sidecar-top: sent %d pods' traces to %s\n", len(in.Snapshot.Pods), endpointName(o.otlp.endpoint))
+		fmt.Fprintf(s.ErrOut, "sidecar-top: sent %d pods' traces to %s\n", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint))
 		return nil
 	}
 	return writeExport(s.Out, f, o.output, in)

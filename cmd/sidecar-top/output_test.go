@@ -77,7 +77,7 @@ func TestWriteJSONManyPods(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Final.Pods); n != 600 {
+	if n := res.Final.Pods.Len(); n != 600 {
 		t.Fatalf("the Job has %d pods, want 600", n)
 	}
 	var got bytes.Buffer
@@ -90,10 +90,10 @@ func TestWriteJSONManyPods(t *testing.T) {
 	if err := json.Unmarshal(got.Bytes(), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Pods) != len(res.Final.Pods) {
-		t.Fatalf("%d pods written, want %d", len(doc.Pods), len(res.Final.Pods))
+	if len(doc.Pods) != res.Final.Pods.Len() {
+		t.Fatalf("%d pods written, want %d", len(doc.Pods), res.Final.Pods.Len())
 	}
-	for i, p := range res.Final.Pods {
+	for i, p := range res.Final.Pods.Items() {
 		want, err := json.Marshal(p)
 		if err != nil {
 			t.Fatal(err)

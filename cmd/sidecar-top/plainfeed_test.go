@@ -23,7 +23,7 @@ func feedPod(t0 time.Time) timeline.Snapshot {
 			Offset: timeline.Span{Value: at.Sub(t0), Min: at.Sub(t0), Max: at.Sub(t0)}}
 	}
 	c := timeline.Container{Name: "app", Kind: timeline.KindApp, Runs: timeline.SeqOf(&timeline.Run{Milestones: []timeline.Milestone{m(timeline.MStart, 1), m(timeline.MExit, 5)}})}
-	return timeline.Snapshot{Pods: []*timeline.Pod{{Name: "p", UID: "u", Created: t0, LastSeen: t0.Add(5 * time.Second), Containers: []timeline.Container{c}}}}
+	return timeline.Snapshot{Pods: timeline.SeqOf([]*timeline.Pod{{Name: "p", UID: "u", Created: t0, LastSeen: t0.Add(5 * time.Second), Containers: []timeline.Container{c}}}...)}
 }
 
 // TestPlainFeedClock: between frames the clock lets held lines out, at the rate given, never

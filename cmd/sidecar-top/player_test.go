@@ -63,7 +63,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 			}
 			file.Close()
 			live := res.Final
-			if last.Pods == nil || last.Pods[0] != live.Pods[0] {
+			if last.Pods.Len() == 0 || last.Pods.At(0) != live.Pods.At(0) {
 				t.Error("the last frame shown is not the final timeline")
 			}
 
@@ -128,8 +128,8 @@ func TestUntilStops(t *testing.T) {
 	if !res.Met || err != nil || ctx.Err() != nil {
 		t.Fatalf("met %v err %v ctx %v", res.Met, err, ctx.Err())
 	}
-	if len(res.Final.Pods) != 1 {
-		t.Errorf("stopped with %d pods, want 1", len(res.Final.Pods))
+	if res.Final.Pods.Len() != 1 {
+		t.Errorf("stopped with %d pods, want 1", res.Final.Pods.Len())
 	}
 }
 

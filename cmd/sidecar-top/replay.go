@@ -119,7 +119,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 			return err
 		}
 		truncated()
-		if len(res.Final.Pods) == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
+		if res.Final.Pods.Len() == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
 			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 		}
 		return writeDocument(s.Out, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)

@@ -41,10 +41,10 @@ func (c untilCondition) met(t watch.Target, s timeline.Snapshot) bool {
 		}
 		return false
 	}
-	if len(s.Pods) == 0 {
+	if s.Pods.Len() == 0 {
 		return false
 	}
-	for _, p := range s.Pods {
+	for _, p := range s.Pods.Items() {
 		switch c {
 		case untilComplete:
 			if !p.Deleted && p.Phase != "Succeeded" && p.Phase != "Failed" {
