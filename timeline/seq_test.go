@@ -162,3 +162,38 @@ func testAssignSeq[T comparable](t *testing.T, mk func(int) T) {
 		}
 	}
 }
+
+// TestSeqSame: a view is the same as the last one while nothing changed, and not once an item
+// was set, inserted or appended, in a block or in the tail; a Seq made of equal items is not
+// the same (Same is about sharing, not equality).
+func TestSeqSame(t *testing.T) {
+	var sb seqBuilder[int]
+	for i := range 70 { // two full blocks of 32 and a tail of 6
+		sb.insert(i, i)
+	}
+	v := sb.view()
+	if !v.Same(sb.view()) || !v.Same(v) {
+		t.Fatal("a view is not the same as itself, or as the next one with nothing changed")
+	}
+	if v.Same(SeqOf(v.Slice()...)) {
+		t.Error("a copy of the items is the same as the view")
+	}
+	for _, c := range []struct {
+		name   string
+		change func()
+	}{
+		{"set in a block", func() { sb.set(3, -1) }},
+		{"set in the tail", func() { sb.set(67, -1) }},
+		{"insert in a block", func() { sb.insert(40, -1) }},
+		{"append", func() { sb.insert(sb.len(), -1) }},
+	} {
+		before := sb.view()
+		c.change()
+		if after := sb.view(); after.Same(before) || before.Same(after) {
+			t.Errorf("%s: the view after is the same as the one before", c.name)
+		}
+	}
+	if (Seq[int]{}).Same(SeqOf(1)) || !(Seq[int]{}).Same(SeqOf[int]()) {
+		t.Error("empty and one item: Same is wrong")
+	}
+}
