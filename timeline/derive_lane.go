@@ -18,7 +18,12 @@ type laneCache struct {
 	before, after, during []time.Time
 	base                  []*Run // by attempt, before the final pass
 	old                   []*Run // while base is derived again: its runs from then on, as they were
-	version               int    // counts the times base was derived again
+	// room is, by index of base, the storage of each run's milestones, with room after them (a
+	// run's own list is capped at its length, so only the builder can write there): the next
+	// version of a run that only adds milestones at its end writes them there rather than
+	// copying the run. A crash loop's last runs grow a milestone or three at a time.
+	room, oldRoom [][]Milestone
+	version       int // counts the times base was derived again
 	// changed is the first index of base derived again since the final pass last read it, plus
 	// one (zero: all of it, as at first).
 	changed int
@@ -197,9 +202,10 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	if lc.changed > 0 {
 		lc.changed = min(lc.changed, keep+1)
 	}
-	base := lc.base[:keep]
+	base, room := lc.base[:keep], lc.room[:keep]
 	// The runs derived last time from `from` on: one derived again the same is kept.
 	lc.old = append(lc.old[:0], lc.base[keep:]...)
+	lc.oldRoom = append(lc.oldRoom[:0], lc.room[keep:]...)
 	oi := 0
 	var prevExit *Milestone // of the run before, which bounds the next one's start
 	if first > 0 {
@@ -216,19 +222,21 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 			oi++
 		}
 		var old *Run
+		var oldRoom []Milestone
 		if oi < len(lc.old) {
-			old = lc.old[oi]
+			old, oldRoom = lc.old[oi], lc.oldRoom[oi]
 		}
-		r := d.baseRun(ps, ls, a, in, sr, prevExit, old)
+		r, rr := d.baseRun(ps, ls, a, in, sr, prevExit, old, oldRoom)
 		if e := r.find(MExit); e != nil {
 			prevExit = e
 		}
 		if len(r.Milestones) > 0 || len(r.Changes) > 0 {
-			base = append(base, r)
+			base, room = append(base, r), append(room, rr)
 		}
 	}
 	clear(lc.old)
-	lc.base = base
+	clear(lc.oldRoom)
+	lc.base, lc.room = base, room
 	return base
 }
 

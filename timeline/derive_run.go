@@ -52,7 +52,11 @@ func startKind(attempt int32) MilestoneKind {
 // the run's status-based milestones sr (nil if the status never showed the run), the Events filed
 // under it, the waits before it, and how it stopped if the kubelet stopped it on its own (a
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
-func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone, old *Run) *Run {
+//
+// old is the run as derived last time (nil if none) and room its milestones' storage (see
+// laneCache.room); the run's storage is returned with it.
+func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone, old *Run,
+	room []Milestone) (*Run, []Milestone) {
 	spec := *ls.spec
 	created := ps.created()
 	lc := &ls.cache
@@ -146,11 +150,24 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	placeMilestones(ms, created)
 	d.changes = appendChanges(d.changes[:0], a, ms, waits)
 	if old != nil && old.Attempt == a && sameRun(old, ms, d.changes, lr) {
-		return old // derived again, the same: snapshots that hold it need not change
+		return old, room // derived again, the same: snapshots that hold it need not change
+	}
+	var kept []Milestone
+	grows := false
+	if old != nil && old.Attempt == a {
+		kept, grows = grownMilestones(ms, old, room)
+	}
+	if kept == nil {
+		// Room to grow into for a run that grew at its end: it is likely to again.
+		n := 0
+		if grows {
+			n = milestoneRoom
+		}
+		kept = keptMilestones(ms, old, n)
 	}
 	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
-	return &Run{Attempt: a, Milestones: keptMilestones(ms, old), Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
-		Log: runLog(lr)}
+	return &Run{Attempt: a, Milestones: kept[:len(kept):len(kept)], Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
+		Log: runLog(lr)}, kept
 }
 
 // impliedExit is the exit of run a that the status never showed (the kubelet restarted it

@@ -49,12 +49,50 @@ func (d *deriver) evidence(room int, e Evidence) []Evidence {
 // keptMilestones is a copy of a run's milestones to keep, their evidence copied out of the
 // deriver's scratch into one list of its own; where a milestone's evidence is what prev (the
 // run as derived last time, or nil) holds for its milestone of that kind, prev's is shared (a
-// crash loop's last run, derived again, changes a milestone or two).
-func keptMilestones(ms []Milestone, prev *Run) []Milestone {
-	out := slices.Clone(ms)
+// crash loop's last run, derived again, changes a milestone or two). The copy has room for
+// that many more after its end, which grownMilestones may fill.
+func keptMilestones(ms []Milestone, prev *Run, room int) []Milestone {
+	out := make([]Milestone, len(ms), len(ms)+room)
+	copy(out, ms)
+	ownEvidence(out, 0, prev)
+	return out
+}
+
+// milestoneRoom is how many milestones a run that grows at its end gets room for: a crash
+// loop's last run gets its milestones one or three at a time (created; started and ready; the
+// exit; the wait after it), each a new version of the run. Two: room for six took 19% more
+// memory for a 1,000-pod Job (whose runs grow once, then change) for 3% more speed in the loop.
+const milestoneRoom = 2
+
+// grownMilestones is the milestones ms of a run whose version before, old, holds the first of
+// them unchanged (grows, then), written into room: old's milestones with room after them,
+// which only the builder holds. The new milestones go into the room after old's, which no
+// snapshot sees (a run hands out its milestones capped at their length), and old's are shared.
+// It is nil if ms does not begin with old's or does not fit: the run is copied then.
+func grownMilestones(ms []Milestone, old *Run, room []Milestone) (_ []Milestone, grows bool) {
+	n := len(old.Milestones)
+	if n == 0 || len(ms) <= n {
+		return nil, false
+	}
+	for i := range n {
+		if !sameMilestone(&old.Milestones[i], &ms[i]) {
+			return nil, false
+		}
+	}
+	if len(ms) > cap(room) || len(room) != n || &room[0] != &old.Milestones[0] {
+		return nil, true
+	}
+	out := append(room, ms[n:]...)
+	ownEvidence(out, n, old)
+	return out, true
+}
+
+// ownEvidence copies the evidence of out[from:] out of the deriver's scratch into one list, or
+// shares prev's where it is the same.
+func ownEvidence(out []Milestone, from int, prev *Run) {
 	var shared [64]bool // of the first 64 milestones (a run has a handful): evidence is prev's
 	n := 0
-	for i := range out {
+	for i := from; i < len(out); i++ {
 		ev := out[i].Evidence
 		if len(ev) == 0 {
 			continue
@@ -66,10 +104,10 @@ func keptMilestones(ms []Milestone, prev *Run) []Milestone {
 		n += len(ev)
 	}
 	if n == 0 {
-		return out
+		return
 	}
 	all := make([]Evidence, 0, n)
-	for i := range out {
+	for i := from; i < len(out); i++ {
 		if ev := out[i].Evidence; len(ev) > 0 && (i >= len(shared) || !shared[i]) {
 			k := len(all)
 			all = append(all, ev...)
@@ -77,7 +115,6 @@ func keptMilestones(ms []Milestone, prev *Run) []Milestone {
 			out[i].Evidence = all[k:len(all):len(all)]
 		}
 	}
-	return out
 }
 
 // prevEvidence is the evidence of prev's milestone of that kind, the one at index i if it is of

@@ -13,7 +13,7 @@ func TestKeptMilestones(t *testing.T) {
 		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "b"})},
 	}
 	ms[0].Evidence = append(ms[0].Evidence, Evidence{What: "a2"})
-	kept := keptMilestones(ms, nil)
+	kept := keptMilestones(ms, nil, 0)
 	for i := range d.ev {
 		d.ev[i] = Evidence{What: "overwritten"}
 	}
@@ -38,14 +38,14 @@ func TestKeptMilestonesSharesPrev(t *testing.T) {
 	prev := &Run{Milestones: keptMilestones([]Milestone{
 		{Kind: MStart, Evidence: d.evidence(1, Evidence{What: "started"})},
 		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "exit"})},
-	}, nil)}
+	}, nil, 0)}
 	d.ev = d.ev[:0]
 	ms := []Milestone{
 		{Kind: MCreated, Evidence: d.evidence(1, Evidence{What: "created"})},  // new: a copy
 		{Kind: MStart, Evidence: d.evidence(1, Evidence{What: "started"})},    // same, not at its index
 		{Kind: MExit, Evidence: d.evidence(1, Evidence{What: "exit, later"})}, // changed: a copy
 	}
-	kept := keptMilestones(ms, prev)
+	kept := keptMilestones(ms, prev, 0)
 	if &kept[1].Evidence[0] != &prev.Milestones[0].Evidence[0] {
 		t.Error("the start's evidence, the same as prev's, is not prev's list")
 	}

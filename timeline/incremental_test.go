@@ -1,7 +1,10 @@
 package timeline_test
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -53,10 +56,11 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 			b := timeline.NewBuilder()
 			var snaps []timeline.Snapshot
 			var dumps []string
+			var evidence []string // each snapshot's milestones' evidence, which dump leaves out
 			for _, o := range obs {
 				b.Apply(o)
 				s := b.Snapshot()
-				snaps, dumps = append(snaps, s), append(dumps, dump(s))
+				snaps, dumps, evidence = append(snaps, s), append(dumps, dump(s)), append(evidence, dumpEvidence(t, s))
 			}
 			if diff := cmp.Diff(dump(once.Snapshot()), dumps[len(dumps)-1]); diff != "" {
 				t.Errorf("snapshot per observation differs from one snapshot at the end (-once +incremental):\n%s", diff)
@@ -64,6 +68,9 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 			for i, s := range snaps {
 				if diff := cmp.Diff(dumps[i], dump(s)); diff != "" {
 					t.Fatalf("snapshot %d changed after it was taken (-then +now):\n%s", i, diff)
+				}
+				if diff := cmp.Diff(evidence[i], dumpEvidence(t, s)); diff != "" {
+					t.Fatalf("snapshot %d's evidence changed after it was taken (-then +now):\n%s", i, diff)
 				}
 			}
 			// And each snapshot (every few, to bound the time) is the timeline derived once from
@@ -79,6 +86,26 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dumpEvidence is the evidence of every milestone of s's containers, in JSON.
+func dumpEvidence(t *testing.T, s timeline.Snapshot) string {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range s.Pods.Items() {
+		for _, c := range p.Containers {
+			for _, r := range c.Runs.Items() {
+				for _, m := range r.Milestones {
+					j, err := json.Marshal(m.Evidence)
+					if err != nil {
+						t.Fatal(err)
+					}
+					fmt.Fprintf(&b, "%s #%d %s %s\n", m.Container, m.Attempt, m.Kind, j)
+				}
+			}
+		}
+	}
+	return b.String()
 }
 
 // eventsLate moves each Event observation after the pod update that follows it: what the
