@@ -40,6 +40,12 @@ func TestBadInput(t *testing.T) {
 	newer := writeFile(t, "new.jsonl", `{"kind":"SidecarTopRecording","version":2,"namespace":"x","target":"pod/x","startTime":"2026-12-02T08:00:00Z"}
 `)
 	empty := writeFile(t, "empty.jsonl", "")
+	// Nothing the timeline shows: a header only (a target that never appeared while recording),
+	// or an object of another kind.
+	headerOnly := writeFile(t, "header.jsonl", `{"kind":"SidecarTopRecording","version":1,"namespace":"x","target":"pod/x","startTime":"2026-12-02T08:00:00Z"}
+`)
+	otherKind := writeFile(t, "configmap.jsonl", `{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"x"}}}
+`)
 	exists := writeFile(t, "exists.jsonl", "mine")
 	unreachable := unreachableConfig(t)
 	tests := []struct {
@@ -63,6 +69,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"replay", malformed}, "bad.jsonl:3: malformed line"},
 		{[]string{"replay", newer}, "new.jsonl:1: recording version 2 is newer"}, // README says it names the line
 		{[]string{"replay", empty}, "empty recording"},
+		{[]string{"replay", headerOnly}, "header.jsonl: no Pod, Event or Job in the recording"},
+		{[]string{"replay", "--plain", otherKind}, "configmap.jsonl: no Pod, Event or Job in the recording"},
+		{[]string{"replay", "-o", "json", headerOnly}, "header.jsonl: no Pod, Event or Job in the recording"},
 		{[]string{"replay", malformed, "-o", "yaml"}, "the only output format is json"},
 		{[]string{"demo", "nosuch"}, `no demo recording "nosuch"`},
 		{[]string{"demo", "--speed", "fast"}, `--speed "fast"`},

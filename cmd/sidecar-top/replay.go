@@ -119,8 +119,8 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 			return err
 		}
 		truncated()
-		if res.Final.Pods.Len() == 0 && len(res.Final.Jobs) == 0 && len(res.Final.Orphans) == 0 {
-			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
+		if noTimeline(res.Final) {
+			return errNothing(name)
 		}
 		return writeDocument(s.Out, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
 	case s.terminal && !view.plain:
@@ -130,7 +130,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		}
 		truncated()
 		if len(obs) == 0 {
-			return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
+			return errNothing(name)
 		}
 		r := play.NewReplay(obs, opts.speed, false, 0)
 		r.SetIdleLimit(opts.idleLimit)
@@ -149,7 +149,20 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		return err
 	}
 	truncated()
+	if noTimeline(res.Final) {
+		return errNothing(name) // as -o json and the view say: no output is not a timeline
+	}
 	return feed.finish(withNote(res.Final, note))
+}
+
+// noTimeline reports whether a replay's timeline holds nothing: no pod, job or Event.
+func noTimeline(s timeline.Snapshot) bool {
+	return s.Pods.Len() == 0 && len(s.Jobs) == 0 && len(s.Orphans) == 0
+}
+
+// errNothing is the error of a recording that holds nothing the timeline shows.
+func errNothing(name string) error {
+	return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 }
 
 // readObservations translates every item of a recording, keeping the observations only.
