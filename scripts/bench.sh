@@ -14,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
-dir=${TMPDIR:-/tmp}/sidecar-top-bench
+# The recordings are made once per version of the generator: a changed one makes them again.
+dir=${TMPDIR:-/tmp}/sidecar-top-bench/$(cat internal/synth/synth.go bench/synth/main.go | sha256sum | cut -c1-12)
 mkdir -p "$dir"
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"' EXIT

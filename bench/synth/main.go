@@ -3,7 +3,9 @@
 //	go run ./bench/synth pods N OUT      N copies of the Job's pod (job-native-sidecar)
 //	go run ./bench/synth restarts R OUT  the crashing sidecar (crashing-sidecar) extended to R restarts
 //
-// It is the Go port of the shared gen_recording.py (internal/synth), so a clone needs nothing else.
+// It is the Go port of the shared gen_recording.py (internal/synth), so a clone needs nothing else;
+// its crash loop says what a kubelet's does (the shared tool's names the wrong runs: see
+// synth.Restarts).
 package main
 
 import (

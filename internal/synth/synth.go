@@ -1,6 +1,7 @@
 // Package synth makes big recordings from real ones, for benchmarks: N copies of a Job's pod,
 // or a crash loop extended to R restarts. It is a Go port of the shared tools/gen_recording.py
-// (the same recordings, byte order of keys aside), so that `go test -bench` needs nothing outside the module.
+// (the same recordings, byte order of keys aside), so that `go test -bench` needs nothing outside the
+// module, but for the crash loop, whose statuses the shared tool gets wrong (see Restarts).
 // It works on the recording format (JSON Lines) only, not on the project's code.
 package synth
 
@@ -171,9 +172,22 @@ func Pods(n int, src []byte) ([]byte, error) {
 }
 
 // Restarts extends src, which must end with one crash-loop cycle of 7 lines (as the real
-// crashing-sidecar recording does), by repeating that cycle every 20 s until the crashing
-// container has restarted r times.
-func Restarts(r int, src []byte) ([]byte, error) {
+// crashing-sidecar recording does), by repeating that cycle until the crashing container has
+// restarted r times: a loop as the kubelet reports it. Each cycle comes one period after the one
+// before, the period of the real cycle (from the start of the run before it to its own), so the
+// status's last state, the Ready condition's transition and the times of every line follow on
+// from the cycle before; each new run has a container ID of its own, which the statuses after it
+// name as the run that ended (a waiting status names the run it waits after, as the kubelet's do).
+//
+// The shared gen_recording.py repeats the cycle every 20 s, so that each cycle's status says the
+// last run ended 35 s before the run before it, and names runs two back in its waiting statuses:
+// RestartsAsShared makes that loop, byte order of keys aside.
+func Restarts(r int, src []byte) ([]byte, error) { return restarts(r, src, false) }
+
+// RestartsAsShared is the loop the shared gen_recording.py makes (see Restarts).
+func RestartsAsShared(r int, src []byte) ([]byte, error) { return restarts(r, src, true) }
+
+func restarts(r int, src []byte, shared bool) ([]byte, error) {
 	head, items, err := read(src)
 	if err != nil {
 		return nil, err
@@ -195,16 +209,42 @@ func Restarts(r int, src []byte) ([]byte, error) {
 		}
 	}
 	k0++
+	period := 20 * time.Second
+	ids := map[int]string{} // the crashing container's runs' IDs, by attempt
+	for _, it := range items {
+		if o := obj(it); o["kind"] == "Pod" {
+			for _, c := range statuses(o) {
+				if id, _ := c["containerID"].(string); c["name"] == crashName && id != "" && !isWaiting(c) {
+					ids[int(c["restartCount"].(float64))] = id
+				}
+			}
+		}
+	}
+	if !shared {
+		if period, err = cyclePeriod(cycle, crashName); err != nil {
+			return nil, err
+		}
+	}
 	res := append([]line(nil), body...)
+	var conds map[string]line // the last pod's conditions, by type
+	for _, it := range body {
+		if o := obj(it); o["kind"] == "Pod" {
+			conds = conditionsOf(o)
+		}
+	}
 	cid := func(k int) string { return fmt.Sprintf("containerd://%064x", 0xabc000+k) }
 	keep := map[string]bool{"firstTimestamp": true, "creationTimestamp": true}
 	for j := range max(0, r-k0+1) {
-		d := time.Duration(j) * 20 * time.Second
+		d := time.Duration(j) * period
 		for _, orig := range cycle {
 			it := shift(deepCopy(orig), d, keep).(map[string]any)
 			o := obj(it)
 			switch o["kind"] {
 			case "Pod":
+				if !shared && j > 0 {
+					keepTransitions(o, conds)
+				}
+				conds = conditionsOf(o)
 				for _, c := range statuses(o) {
 					if c["name"] != crashName {
 						continue
@@ -214,27 +254,33 @@ func Restarts(r int, src []byte) ([]byte, error) {
 						continue
 					}
 					k := int(c["restartCount"].(float64))
-					state, _ := c["state"].(map[string]any)
-					_, waiting := state["waiting"]
-					if waiting {
-						c["containerID"] = cid(k - 1)
-					} else {
-						c["containerID"] = cid(k)
+					waiting := isWaiting(c)
+					id, last := cid(k), ids[k-1] // a run's own ID, and the run before it
+					switch {
+					case shared && waiting:
+						id, last = cid(k-1), cid(k-2)
+					case shared:
+						last = cid(k - 1)
+					case waiting:
+						last = ids[k] // it waits after run k, which ended
+						id = last
+					default:
+						ids[k] = id
 					}
-					for _, s := range state {
+					if shared && k-1 < k0 {
+						last = "" // the shared tool keeps the real last state's ID here
+					}
+					c["containerID"] = id
+					for _, s := range c["state"].(map[string]any) {
 						if sm, ok := s.(map[string]any); ok {
 							if _, has := sm["containerID"]; has {
-								sm["containerID"] = c["containerID"]
+								sm["containerID"] = id
 							}
 						}
 					}
 					if ls, ok := c["lastState"].(map[string]any); ok {
-						if lt, ok := ls["terminated"].(map[string]any); ok && k-1 >= k0 {
-							if waiting {
-								lt["containerID"] = cid(k - 2)
-							} else {
-								lt["containerID"] = cid(k - 1)
-							}
+						if lt, ok := ls["terminated"].(map[string]any); ok && last != "" {
+							lt["containerID"] = last
 						}
 					}
 				}
@@ -249,6 +295,64 @@ func Restarts(r int, src []byte) ([]byte, error) {
 		}
 	}
 	return write(head, res), nil
+}
+
+// conditionsOf are the pod's conditions by type.
+func conditionsOf(pod line) map[string]line {
+	st, _ := pod["status"].(map[string]any)
+	list, _ := st["conditions"].([]any)
+	out := map[string]line{}
+	for _, c := range list {
+		if cm, ok := c.(map[string]any); ok {
+			out[fmt.Sprint(cm["type"])] = cm
+		}
+	}
+	return out
+}
+
+// keepTransitions gives each condition of the pod that has the status it had in before the
+// transition time it had there: the API moves a condition's lastTransitionTime only when its
+// status changes. (The real cycle's first status carries a Ready condition that went False a
+// second after the run before it ended, the cycle's last a second sooner.)
+func keepTransitions(pod line, before map[string]line) {
+	for t, c := range conditionsOf(pod) {
+		if b, ok := before[t]; ok && b["status"] == c["status"] {
+			c["lastTransitionTime"] = b["lastTransitionTime"]
+		}
+	}
+}
+
+func isWaiting(c line) bool {
+	state, _ := c["state"].(map[string]any)
+	_, waiting := state["waiting"]
+	return waiting
+}
+
+// cyclePeriod is how long the cycle's run came after the run before it: from the start of the
+// run its last state names (the run before) to the start of its own.
+func cyclePeriod(cycle []line, crashName string) (time.Duration, error) {
+	for _, it := range cycle {
+		if obj(it)["kind"] != "Pod" {
+			continue
+		}
+		for _, c := range statuses(obj(it)) {
+			if c["name"] != crashName || isWaiting(c) {
+				continue
+			}
+			state, _ := c["state"].(map[string]any)
+			ls, _ := c["lastState"].(map[string]any)
+			lt, _ := ls["terminated"].(map[string]any)
+			for _, s := range state {
+				sm, _ := s.(map[string]any)
+				now, err1 := time.Parse(time.RFC3339, fmt.Sprint(sm["startedAt"]))
+				before, err2 := time.Parse(time.RFC3339, fmt.Sprint(lt["startedAt"]))
+				if err1 == nil && err2 == nil && now.After(before) {
+					return now.Sub(before), nil
+				}
+			}
+		}
+	}
+	return 0, fmt.Errorf("synth: the cycle shows no run of %s after another, to time the loop by", crashName)
 }
 
 func statuses(pod line) []line {
