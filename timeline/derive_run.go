@@ -153,14 +153,14 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		return old, room // derived again, the same: snapshots that hold it need not change
 	}
 	var kept []Milestone
-	grows := false
 	if old != nil && old.Attempt == a {
-		kept, grows = grownMilestones(ms, old, room)
+		kept = grownMilestones(ms, old, room)
 	}
 	if kept == nil {
-		// Room to grow into for a run that grew at its end: it is likely to again.
+		// Room to grow into for a run that is new or longer than it was: it is likely to grow
+		// again (a crash loop's last run does at nearly every frame, by one to three milestones).
 		n := 0
-		if grows {
+		if old == nil || old.Attempt != a || len(ms) > len(old.Milestones) {
 			n = milestoneRoom
 		}
 		kept = keptMilestones(ms, old, n)
