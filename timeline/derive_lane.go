@@ -161,6 +161,8 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		return lc.base
 	}
 	ls.dirtyFrom = noDirty
+	recheck := ls.recheck // derived again only if its Started Events move (see touchStart)
+	ls.recheck = noDirty
 	lc.version++
 	clear(d.ev) // what the lane derived last made there is kept in copies, if at all
 	d.ev = d.ev[:0]
@@ -186,7 +188,15 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		lc.attempts = append(lc.attempts, in.attempt)
 		lc.startLo, lc.startHi, lc.exitHi = append(lc.startLo, lo), append(lc.startHi, hi), append(lc.exitHi, end)
 	}
+	var started []eventOcc // what recheck's window filed, as the windows were
+	if recheck < from {
+		started = lc.occsIn(lc.window(recheck), "Started", ls.occs["Started"])
+	}
 	lc.windows(max(first-1, 0))
+	if recheck < from && ls.startedMoved(recheck, started) {
+		ls.dirtyFrom = recheck
+		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
+	}
 	// The attempts from `from` on that anything belongs to.
 	attempts := append([]int32(nil), lc.attempts[first:]...)
 	attempts = append(attempts, ls.waitAttemptsFrom(from)...)

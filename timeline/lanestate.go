@@ -41,8 +41,11 @@ type laneState struct {
 
 	// dirtyFrom is the first attempt whose run must be derived again; noDirty when none.
 	dirtyFrom int32
-	cache     laneCache
-	final     *laneFinal // what the final pass made last time; nil until it ran (see fin)
+	// recheck is a run derived again only if its window for Started Events now files others
+	// (see touchStart); noDirty when none.
+	recheck int32
+	cache   laneCache
+	final   *laneFinal // what the final pass made last time; nil until it ran (see fin)
 }
 
 // stateText is the lane's latest state as a short phrase (see stateText).
@@ -112,24 +115,7 @@ type waitChange struct {
 }
 
 func newLaneState() *laneState {
-	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0}
-}
-
-// touchSeen marks what a run's news changes: a start seen first moves the windows of the run
-// before it (it files Started Events until this one may have begun); an end alone changes only
-// this run and those after it.
-func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
-	switch {
-	case ran:
-		ls.touch(in.attempt - 1)
-	case ended:
-		ls.touch(in.attempt)
-	}
-}
-
-// touch marks the runs from attempt a on for derivation again.
-func (ls *laneState) touch(a int32) {
-	ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0))
+	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0, recheck: noDirty}
 }
 
 func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
@@ -173,7 +159,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 		ran, flags := in.sawRun(cs.Running.StartedAt, s), in.sawFlags(cs, s)
 		switch {
 		case ran:
-			ls.touch(in.attempt - 1) // the run before files Started Events until this one began
+			ls.touchStart(in)
 		case flags:
 			ls.touch(in.attempt)
 		}
@@ -288,14 +274,16 @@ func (in *instance) sawFlags(cs *ContainerStatus, s seen) bool {
 // one it belongs to for derivation again.
 func (ls *laneState) addOcc(oc eventOcc) {
 	reason := oc.ev.Reason
-	ls.occs[reason] = insertOcc(ls.occs[reason], oc)
+	list := ls.occs[reason]
+	last := len(list) == 0 || !occKey(&list[len(list)-1]).After(occKey(&oc)) // it goes at the end
+	ls.occs[reason] = insertOcc(list, oc)
 	if reason == "Unhealthy" && !ls.startupTimedOut && strings.HasPrefix(oc.message, "Startup probe") &&
 		probeTimedOut.MatchString(oc.message) {
 		ls.startupTimedOut = true
 	}
 	a := ls.cache.attemptAt(reason, occKey(&oc))
-	if startsRun(reason) {
-		a-- // it comes before a's start, so after the run before ended: it bounds that end
+	if startsRun(reason) && ls.boundsRunBefore(reason, a, &oc, last) {
+		a--
 	}
 	ls.touch(a)
 }
