@@ -26,3 +26,6 @@ func Names() []string {
 
 // Open opens the embedded recording with this name (no suffix).
 func Open(name string) (fs.File, error) { return files.Open(name + ".jsonl") }
+
+// Bytes is the embedded recording with this name (no suffix), whole.
+func Bytes(name string) ([]byte, error) { return files.ReadFile(name + ".jsonl") }

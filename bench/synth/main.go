@@ -10,7 +10,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 
@@ -41,12 +40,7 @@ func run(args []string) error {
 	default:
 		return fmt.Errorf("%q: want pods or restarts", args[0])
 	}
-	f, err := recordings.Open(src)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := recordings.Bytes(src)
 	if err != nil {
 		return err
 	}

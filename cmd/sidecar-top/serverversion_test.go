@@ -127,12 +127,7 @@ func TestReplayOldServer(t *testing.T) {
 // server version set to server, written to a file.
 func recordingFrom(t *testing.T, server string) string {
 	t.Helper()
-	f, err := recordings.Open("termination-order")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := recordings.Bytes("termination-order")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,7 +3,6 @@ package synth
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,12 +14,7 @@ import (
 
 func crashLoop(t *testing.T) []byte {
 	t.Helper()
-	f, err := recordings.Open("crashing-sidecar")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(f)
+	b, err := recordings.Bytes("crashing-sidecar")
 	if err != nil {
 		t.Fatal(err)
 	}
