@@ -179,8 +179,9 @@ func Pods(n int, src []byte) ([]byte, error) {
 // from the cycle before; each new run has a container ID of its own, which the statuses after it
 // name as the run that ended (a waiting status names the run it waits after, as the kubelet's do).
 //
-// The shared gen_recording.py repeats the cycle every 20 s, so that each cycle's status says the
-// last run ended 35 s before the run before it, and names runs two back in its waiting statuses:
+// The shared gen_recording.py repeats the cycle every 20 s, though the real one came 56 s after
+// the cycle before it: so each cycle's first status says the run before ended 35 s before that
+// run began, and its waiting statuses name the containers of runs one and two back.
 // RestartsAsShared makes that loop, byte order of keys aside.
 func Restarts(r int, src []byte) ([]byte, error) { return restarts(r, src, false) }
 
@@ -312,8 +313,8 @@ func conditionsOf(pod line) map[string]line {
 
 // keepTransitions gives each condition of the pod that has the status it had in before the
 // transition time it had there: the API moves a condition's lastTransitionTime only when its
-// status changes. (The real cycle's first status carries a Ready condition that went False a
-// second after the run before it ended, the cycle's last a second sooner.)
+// status changes. (The real cycle's first status has Ready go False a second after the run
+// before it ended; its last status has it go False in the second its own run ended.)
 func keepTransitions(pod line, before map[string]line) {
 	for t, c := range conditionsOf(pod) {
 		if b, ok := before[t]; ok && b["status"] == c["status"] {
