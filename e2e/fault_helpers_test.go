@@ -20,7 +20,7 @@ import (
 
 // faultRun starts a fault test: it skips without harness.FaultsEnv, makes a run in a fresh
 // namespace that keeps its evidence if the test fails, and makes sure the API server runs and
-// answers whatever the test did to it.
+// answers whatever the test did to it, and the scheduler places pods again (see WaitSchedules).
 func faultRun(t *testing.T, name, podPrefix string) *harness.Run {
 	t.Helper()
 	if !harness.FaultsAllowed() {
@@ -29,7 +29,13 @@ func faultRun(t *testing.T, name, podPrefix string) *harness.Run {
 	t.Cleanup(func() {
 		if err := env.EnsureAPIServer(); err != nil {
 			t.Errorf("the API server after the test: %v", err)
+			return
 		}
+		d, err := env.WaitSchedules(context.Background(), 3*time.Minute)
+		if err != nil {
+			t.Errorf("the cluster after the test schedules no pod: %v", err)
+		}
+		t.Logf("the cluster scheduled a pod %s after the test", d.Round(10*time.Millisecond))
 	})
 	r, err := env.NewRun(t.Context(), name, podPrefix)
 	if err != nil {

@@ -171,3 +171,32 @@ func (r *Run) TruthNow() *Truth { return r.logs.Truth() }
 func (e *Env) KubectlStdin(ctx context.Context, stdin []byte, args ...string) (string, error) {
 	return e.run(ctx, time.Minute, stdin, args...)
 }
+
+// WaitSchedules waits until the scheduler places a new pod, and deletes it. After the API
+// server's outages, the scheduler's watches back off (client-go's reflector, doubling up to 30 s,
+// and a list the restarting server refused as forbidden counts as a failure): on 2026-12-05 the
+// pod of the test after the kill test waited over a minute to be scheduled, and the next one
+// 30 s. A fault test leaves the cluster only once it schedules again; it says how long that took.
+func (e *Env) WaitSchedules(ctx context.Context, limit time.Duration) (time.Duration, error) {
+	start := time.Now()
+	name := fmt.Sprintf("schedules-%d", start.UnixNano())
+	pod := fmt.Sprintf(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":%q,"namespace":"default"},`+
+		`"spec":{"restartPolicy":"Never","terminationGracePeriodSeconds":0,`+
+		`"containers":[{"name":"c","image":"docker.io/library/busybox:1.35","command":["true"]}]}}`, name)
+	var err error
+	for time.Since(start) < limit {
+		// The server answers /readyz before every part of it does: try again for a while.
+		if _, err = e.KubectlStdin(ctx, []byte(pod), "create", "-f", "-"); err == nil {
+			break
+		}
+		time.Sleep(time.Second)
+	}
+	if err != nil {
+		return time.Since(start), err
+	}
+	defer e.run(context.WithoutCancel(ctx), time.Minute, nil, "delete", "pod", "-n", "default", name, "--wait=false")
+	left := max(limit-time.Since(start), time.Second)
+	_, err = e.run(ctx, left+10*time.Second, nil, "wait", "-n", "default", "--for=condition=PodScheduled",
+		"pod/"+name, "--timeout="+seconds(left.Round(time.Second))+"s")
+	return time.Since(start), err
+}
