@@ -23,12 +23,12 @@ func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
 
 // touchStart marks what a run's start, seen first, changes: the run and those after it, and
 // the run before it, which files Started Events until this one may have begun (and, had the
-// status not shown it end, ends before it). When the status showed that run end, and its last
-// derivation is there to compare with, it is derived again only if its window for Started
-// Events now holds other Events than it did (deriveLane checks).
+// status not shown it end, ends before it). When its last derivation had the status's exit
+// (exitHi), it is derived again only if its window for Started Events now holds other Events
+// than it did (deriveLane checks).
 func (ls *laneState) touchStart(in *instance) {
 	prev := in.attempt - 1
-	if i := ls.cache.window(prev); ls.recheck == noDirty && i.known && !ls.cache.exitHi[i.i].IsZero() && ls.ended(prev) {
+	if w := ls.cache.window(prev); ls.recheck == noDirty && w.known && !ls.cache.exitHi[w.i].IsZero() {
 		ls.recheck = prev
 		ls.touch(in.attempt)
 		return
@@ -36,36 +36,26 @@ func (ls *laneState) touchStart(in *instance) {
 	ls.touch(prev)
 }
 
-// ended reports whether the status has shown the run of attempt a end.
-func (ls *laneState) ended(a int32) bool {
-	for i := len(ls.instances) - 1; i >= 0 && ls.instances[i].attempt >= a; i-- {
-		if in := ls.instances[i]; in.attempt == a {
-			return in.term != nil
-		}
-	}
-	return false
-}
-
 // boundsRunBefore reports whether an Event of the reason, one that comes before a run begins
 // and filed under attempt a, can change the run before a. Only Created does: the kubelet creates
 // a container again only after the last one exited, so the first Created of a run bounds the
 // end of the one before it (or implies it, where the status never showed it). A Created that
 // comes after every other one, and no sooner than the latest the status lets that run have
-// ended, changes neither.
+// ended (as last derived), changes neither.
 func (ls *laneState) boundsRunBefore(reason string, a int32, oc *eventOcc, last bool) bool {
 	if reason != "Created" {
 		return false
 	}
 	w := ls.cache.window(a - 1)
-	if !last || !w.known || !ls.ended(a-1) {
+	if !last || !w.known {
 		return true
 	}
-	hi := ls.cache.exitHi[w.i]
+	hi := ls.cache.exitHi[w.i] // zero: the status showed no end
 	return hi.IsZero() || oc.when.hi.Before(hi)
 }
 
 // startedMoved reports whether the window of attempt a for Started Events, as the windows are
-// now, holds other Events than before, what it held as they were (see touchStart).
+// now, holds other Events than before, which it held as the windows were (see touchStart).
 func (ls *laneState) startedMoved(a int32, before []eventOcc) bool {
 	now := ls.cache.occsIn(ls.cache.window(a), "Started", ls.occs["Started"])
 	return len(now) != len(before) || len(now) > 0 && &now[0] != &before[0]
