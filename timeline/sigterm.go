@@ -154,6 +154,15 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, de
 		}
 		iv = d.bound(iv, time.Time{}, hi)
 	}
+	if start != nil {
+		// A run that began while the pod was stopping is signalled no sooner than it began, and
+		// not for this stop at all if it began after the latest the signal could have come.
+		j, ok := iv.tighten(start.Earliest, time.Time{})
+		if !ok || j.hi.Before(start.At) {
+			return
+		}
+		iv, at = j, later(at, start.At)
+	}
 	if exit != nil {
 		if exit.Latest.Before(iv.lo) {
 			return // it exited before its turn came: on its own, not signalled
