@@ -129,7 +129,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		if in != nil && in.id != "" {
 			stop = ls.stops[in.id]
 		}
-		ms = d.stopOf(ps, spec, a, ms, occs("Killing"), occs("FailedPreStopHook"), stop)
+		ms = d.stopOf(ps, spec, a, ms, killsBefore(occs("Killing"), findMilestone(ms, MExit, a)), occs("FailedPreStopHook"), stop)
 		if implied {
 			afterKill(findMilestone(ms, MExit, a), findMilestone(ms, MSigterm, a))
 		}
@@ -198,6 +198,21 @@ func (d *deriver) impliedExit(ls *laneState, a int32, start *Milestone) *Milesto
 	return &Milestone{Kind: MExit, Container: start.Container, Attempt: a, At: iv.mid(), Earliest: iv.lo, Latest: iv.hi,
 		Source: SourceInferred, Evidence: []Evidence{ev}, Message: "inferred: the status never showed it ended",
 		Why: "the kubelet started the container again, so this run had ended"}
+}
+
+// killsBefore are the Killing Events filed under a run that may have come before its exit: the
+// kubelet reports Killing before it stops a container. One that came after belongs to the next
+// run, which the status does not show yet (the next run's Created Event implied this one's
+// exit); until it does, this run's window, open while the status says it runs, files it here.
+func killsBefore(kills []eventOcc, exit *Milestone) []eventOcc {
+	if exit == nil {
+		return kills
+	}
+	n := 0
+	for n < len(kills) && !kills[n].when.lo.After(exit.Latest) {
+		n++
+	}
+	return kills[:n]
 }
 
 // afterKill puts an implied exit after the Killing Event of its run: the kubelet reports it
