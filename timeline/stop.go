@@ -111,3 +111,31 @@ func (d *deriver) directSigterm(ps *podState, spec ContainerObservation, a int32
 	exitAfter(exit, &m)
 	return m
 }
+
+// killsBefore are the Killing Events filed under a run that may have come before its exit: the
+// kubelet reports Killing before it stops a container. One that came after belongs to the next
+// run, which the status does not show yet (the next run's Created Event implied this one's
+// exit); until it does, this run's window, open while the status says it runs, files it here.
+func killsBefore(kills []eventOcc, exit *Milestone) []eventOcc {
+	if exit == nil {
+		return kills
+	}
+	n := 0
+	for n < len(kills) && !kills[n].when.lo.After(exit.Latest) {
+		n++
+	}
+	return kills[:n]
+}
+
+// afterKill puts an implied exit after the Killing Event of its run: the kubelet reports it
+// before it stops the container.
+func afterKill(exit, sig *Milestone) {
+	if exit == nil || sig == nil || sig.Source != SourceEvent || !sig.Earliest.After(exit.Earliest) || sig.Earliest.After(exit.Latest) {
+		return
+	}
+	exit.Earliest = sig.Earliest
+	exit.At = interval{exit.Earliest, exit.Latest}.clamp(exit.At)
+	exit.Evidence = append(exit.Evidence, Evidence{What: "after Event Killing", NameTime: sig.Evidence[0].NameTime,
+		API: sig.Evidence[0].API, Precision: sig.Evidence[0].Precision, Note: "the kubelet reports Killing before it stops the container"})
+	exitAfter(exit, sig)
+}
