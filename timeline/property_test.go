@@ -72,14 +72,13 @@ func checkSnapshot(s timeline.Snapshot) error {
 			c := &p.Containers[ci]
 			var prevExit *timeline.Milestone
 			for _, r := range c.Runs.Items() {
-				start := r.Milestones
-				_ = start
 				s := c.Find(timeline.MStart, r.Attempt)
 				if s == nil {
 					s = c.Find(timeline.MRestart, r.Attempt)
 				}
 				term, exit := c.Find(timeline.MSigterm, r.Attempt), c.Find(timeline.MExit, r.Attempt)
-				for _, pair := range [][2]*timeline.Milestone{{s, term}, {term, exit}, {s, exit}, {prevExit, s}} {
+				created := c.Find(timeline.MCreated, r.Attempt)
+				for _, pair := range [][2]*timeline.Milestone{{s, term}, {term, exit}, {s, exit}, {prevExit, s}, {created, s}, {prevExit, created}} {
 					if a, b := pair[0], pair[1]; a != nil && b != nil && b.At.Before(a.At) {
 						return fmt.Errorf("%s: %s #%d at %v after %s #%d at %v", c.Name, a.Kind, a.Attempt, a.At, b.Kind, b.Attempt, b.At)
 					}
@@ -185,7 +184,11 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 				a = rn.attempt + 1
 			}
 			at := step()
-			event(i, "Created", "Container created", at.Add(-time.Duration(r.IntN(300))*time.Millisecond))
+			made := at.Add(-time.Duration(r.IntN(300)) * time.Millisecond)
+			if rn != nil && made.Before(rn.finished) {
+				made = rn.finished // the kubelet creates a container again only after it exited
+			}
+			event(i, "Created", "Container created", made)
 			runs[i] = &run{attempt: a, id: fmt.Sprint("id", i, "-", a), started: at}
 			if r.IntN(2) == 0 {
 				event(i, "Started", "Started container", at.Add(time.Duration(r.IntN(30))*time.Millisecond))
