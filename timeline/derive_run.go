@@ -117,6 +117,9 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 			}
 		}
 		inOrderAfter(prevExit.At, chain...)
+		if s, st := findMilestone(ms, startKind(a), a), findMilestone(ms, MStarted, a); s != nil && st != nil && st.At.Before(s.At) {
+			st.At = interval{st.Earliest, st.Latest}.clamp(s.At) // and started no sooner than its start
+		}
 	}
 	ms = append(ms, d.collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
 	for _, oc := range occs("BackOff") {

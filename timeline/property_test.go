@@ -78,7 +78,10 @@ func checkSnapshot(s timeline.Snapshot) error {
 				}
 				term, exit := c.Find(timeline.MSigterm, r.Attempt), c.Find(timeline.MExit, r.Attempt)
 				created := c.Find(timeline.MCreated, r.Attempt)
-				for _, pair := range [][2]*timeline.Milestone{{s, term}, {term, exit}, {s, exit}, {prevExit, s}, {created, s}, {prevExit, created}} {
+				started, ready := c.Find(timeline.MStarted, r.Attempt), c.Find(timeline.MReady, r.Attempt)
+				backOff := c.Find(timeline.MBackOff, r.Attempt)
+				for _, pair := range [][2]*timeline.Milestone{{s, term}, {term, exit}, {s, exit}, {prevExit, s}, {created, s}, {prevExit, created},
+					{s, started}, {s, ready}, {started, exit}, {ready, exit}, {prevExit, backOff}, {backOff, s}} {
 					if a, b := pair[0], pair[1]; a != nil && b != nil && b.At.Before(a.At) {
 						return fmt.Errorf("%s: %s #%d at %v after %s #%d at %v", c.Name, a.Kind, a.Attempt, a.At, b.Kind, b.Attempt, b.At)
 					}

@@ -49,6 +49,9 @@ func (d *deriver) boundStartedByNext(lanes []*passLane) {
 		if m == nil || !first.when.hi.Before(m.Latest) {
 			continue
 		}
+		if s := l.find(startKind(run), run); s != nil && first.when.hi.Before(s.At) {
+			continue // evidence no kubelet makes: the next container's Event before this run began
+		}
 		iv, ok := interval{m.Earliest, m.Latest}.tighten(time.Time{}, first.when.hi)
 		if !ok {
 			continue
