@@ -1,9 +1,7 @@
 package timeline
 
 import (
-	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -93,6 +91,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		ms = sr.appendTo(ms)
 		if sr.exit == nil {
 			if e := d.impliedExit(ls, a, sr.start); e != nil {
+				afterAll(e, ms)
 				ms, implied = append(ms, *e), true
 			}
 		}
@@ -171,36 +170,6 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
 	return &Run{Attempt: a, Milestones: kept[:len(kept):len(kept)], Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
 		Log: runLog(lr)}, kept
-}
-
-// impliedExit is the exit of run a that the status never showed (the kubelet restarted it
-// between two updates, and lastState was empty): the next run says it ended, before that run's
-// Created Event or its start.
-func (d *deriver) impliedExit(ls *laneState, a int32, start *Milestone) *Milestone {
-	if start == nil {
-		return nil
-	}
-	lc := &ls.cache
-	var hi time.Time
-	var ev Evidence
-	if next := lc.occsOf("Created", ls.occs["Created"], a+1); len(next) > 0 {
-		hi = next[0].when.hi
-		ev = Evidence{What: "before the next run's Event Created", NameTime: next[0].nameTime, API: next[0].api,
-			Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"}
-	} else if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] > a }); i < len(lc.attempts) &&
-		!lc.startHi[i].IsZero() {
-		hi = lc.startHi[i]
-		ev = Evidence{What: fmt.Sprintf("before run #%d started", lc.attempts[i]), Note: "a container restarts only after it exited"}
-	} else {
-		return nil
-	}
-	if hi.Before(start.Earliest) {
-		return nil // odd data: the next run before this one's start
-	}
-	iv := interval{start.Earliest, hi}
-	return &Milestone{Kind: MExit, Container: start.Container, Attempt: a, At: iv.mid(), Earliest: iv.lo, Latest: iv.hi,
-		Source: SourceInferred, Evidence: []Evidence{ev}, Message: "inferred: the status never showed it ended",
-		Why: "the kubelet started the container again, so this run had ended"}
 }
 
 // runEvidence tightens a run's status-based start with its Events, and keeps the run after the

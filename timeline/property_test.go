@@ -11,8 +11,9 @@ import (
 
 // TestInvariantsOnRandomStreams: whatever the API says and in whatever order it arrives, every
 // milestone lies in its interval (earliest ≤ at ≤ latest), every gap in its bounds, a run reads
-// created, start, SIGTERM, exit in that order and after the exit of the run before, and a
-// snapshot per observation ends where one snapshot at the end does.
+// created, start, SIGTERM, exit in that order and after the exit of the run before (its
+// back-offs between the two), started and ready between its start and its exit, and a snapshot
+// per observation ends where one snapshot at the end does.
 func TestInvariantsOnRandomStreams(t *testing.T) {
 	for seed := range uint64(500) {
 		obs := randomStream(rand.New(rand.NewPCG(seed, seed*7+1)))
