@@ -148,6 +148,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
 		ms = append(ms, m)
 	}
+	aliveBeforeExit(ms, a)
 	d.scratch = ms[:0]
 	placeMilestones(ms, created)
 	d.changes = appendChanges(d.changes[:0], a, ms, waits)

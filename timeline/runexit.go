@@ -59,3 +59,27 @@ func afterAll(exit *Milestone, ms []Milestone) {
 	}
 	exit.At = iv.clamp(exit.At)
 }
+
+// aliveBeforeExit has a run's started and ready read before its exit: the status showed them
+// while the run lived, the observed ones at the update that showed them, which can reach a
+// watcher after the run's exit second began. The exit's estimate moves up to the latest of them,
+// within its interval; one still after it moves down to it, within its own.
+func aliveBeforeExit(ms []Milestone, a int32) {
+	exit := findMilestone(ms, MExit, a)
+	if exit == nil {
+		return
+	}
+	alive := func(m *Milestone) bool {
+		return m.Attempt == a && (m.Kind == MStarted || m.Kind == MReady) && m.At.After(exit.At)
+	}
+	for i := range ms {
+		if m := &ms[i]; alive(m) {
+			exit.At = interval{exit.Earliest, exit.Latest}.clamp(m.At)
+		}
+	}
+	for i := range ms {
+		if m := &ms[i]; alive(m) {
+			m.At = interval{m.Earliest, m.Latest}.clamp(exit.At)
+		}
+	}
+}
