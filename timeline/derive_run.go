@@ -126,6 +126,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		m.Count = oc.count
 		ms = append(ms, m)
 	}
+	backOffsBetween(ms, a, prevExit)
 	if sr != nil {
 		var stop *KubeletObservation
 		if in != nil && in.id != "" {

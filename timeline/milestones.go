@@ -215,3 +215,26 @@ func inOrder(a, b *Milestone) {
 	}
 	a.At, b.At = lo.Add(hi.Sub(lo)/3), lo.Add(hi.Sub(lo)*2/3)
 }
+
+// backOffsBetween has a run's back-offs read after the run before's exit and before the run's
+// Created (or its start): the kubelet backs off between the two. A whole-second Event is placed
+// when it arrived, which can read after the Created or the start it came before.
+func backOffsBetween(ms []Milestone, a int32, prevExit *Milestone) {
+	next := findMilestone(ms, MCreated, a)
+	if next == nil {
+		next = findMilestone(ms, startKind(a), a)
+	}
+	for i := range ms {
+		m := &ms[i]
+		if m.Kind != MBackOff || m.Attempt != a {
+			continue
+		}
+		iv := interval{m.Earliest, m.Latest}
+		if next != nil && m.At.After(next.At) {
+			m.At = iv.clamp(next.At)
+		}
+		if prevExit != nil && m.At.Before(prevExit.At) {
+			m.At = iv.clamp(prevExit.At)
+		}
+	}
+}
