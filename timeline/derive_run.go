@@ -106,16 +106,23 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		}
 		ms = append(ms, m)
 	}
+	var floor time.Time
 	if prevExit != nil {
-		// The run before exited, then this one was created, started and (maybe) exited: in that
-		// order, when whole seconds cannot tell them apart.
+		floor = prevExit.At
+	}
+	for _, oc := range occs("BackOff") {
+		floor = later(floor, oc.at)
+	}
+	if !floor.IsZero() {
+		// The run before exited, the kubelet backed off, then this one was created, started and
+		// (maybe) exited: in that order, when whole seconds cannot tell them apart.
 		var chain []*Milestone
 		for _, k := range []MilestoneKind{MCreated, startKind(a), MExit} {
 			if m := findMilestone(ms, k, a); m != nil {
 				chain = append(chain, m)
 			}
 		}
-		inOrderAfter(prevExit.At, chain...)
+		inOrderAfter(floor, chain...)
 		if s, st := findMilestone(ms, startKind(a), a), findMilestone(ms, MStarted, a); s != nil && st != nil && st.At.Before(s.At) {
 			st.At = interval{st.Earliest, st.Latest}.clamp(s.At) // and started no sooner than its start
 		}

@@ -122,6 +122,7 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 		attempt            int32
 		id                 string
 		started, finished  time.Time
+		backedOff          time.Time // its exit, or the last back-off after it
 		ready, startedFlag bool
 	}
 	runs := make([]*run, n)
@@ -189,8 +190,8 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 			}
 			at := step()
 			made := at.Add(-time.Duration(r.IntN(300)) * time.Millisecond)
-			if rn != nil && made.Before(rn.finished) {
-				made = rn.finished // the kubelet creates a container again only after it exited
+			if rn != nil && made.Before(rn.backedOff) {
+				made = rn.backedOff // the kubelet creates a container again only after it exited and backed off
 			}
 			event(i, "Created", "Container created", made)
 			runs[i] = &run{attempt: a, id: fmt.Sprint("id", i, "-", a), started: at}
@@ -205,11 +206,13 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 			}
 			event(i, "Killing", msg, at)
 			rn.finished = step()
+			rn.backedOff = rn.finished
 		case rn.finished.IsZero():
 			step()
 			rn.startedFlag, rn.ready = true, r.IntN(4) != 0
 		default:
-			event(i, "BackOff", "Back-off restarting failed container", step())
+			rn.backedOff = step()
+			event(i, "BackOff", "Back-off restarting failed container", rn.backedOff)
 		}
 		if deletion == nil && r.IntN(12) == 0 {
 			d := step().Add(time.Duration(grace) * time.Second)
