@@ -143,6 +143,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		if implied {
 			afterKill(findMilestone(ms, MExit, a), findMilestone(ms, MSigterm, a))
 		}
+		sigtermAfterStart(ms, a)
 	}
 	lr := ls.logOf(in, a)
 	ms = d.logEvidence(spec, a, ms, lr)

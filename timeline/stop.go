@@ -139,3 +139,15 @@ func afterKill(exit, sig *Milestone) {
 		API: sig.Evidence[0].API, Precision: sig.Evidence[0].Precision, Note: "the kubelet reports Killing before it stops the container"})
 	exitAfter(exit, sig)
 }
+
+// sigtermAfterStart has a run's SIGTERM read after its start, moving it within its interval: a
+// whole-second Killing Event is placed when it arrived, which can be before the start in the
+// same second that the status put at the middle of that second.
+func sigtermAfterStart(ms []Milestone, a int32) {
+	s, sig := findMilestone(ms, startKind(a), a), findMilestone(ms, MSigterm, a)
+	if s == nil || sig == nil || !sig.At.Before(s.At) {
+		return
+	}
+	sig.At = interval{sig.Earliest, sig.Latest}.clamp(s.At)
+	exitAfter(findMilestone(ms, MExit, a), sig)
+}
