@@ -16,8 +16,11 @@ type laneCache struct {
 	// The windows Events are filed in, by the kind of Event: before[i] is the last moment an
 	// Event that comes before a start can belong to instances[:i+1], and so on; zero is no end.
 	before, after, during []time.Time
-	base                  []*Run // by attempt, before the final pass
-	old                   []*Run // while base is derived again: its runs from then on, as they were
+	// beforeCreated bounds the windows of the Events that come before a run's Created (see
+	// windows); it is before, or earlier.
+	beforeCreated []time.Time
+	base          []*Run // by attempt, before the final pass
+	old           []*Run // while base is derived again: its runs from then on, as they were
 	// room is, by index of base, the storage of each run's milestones, with room after them (a
 	// run's own list is capped at its length, so only the builder can write there): the next
 	// version of a run that only adds milestones at its end writes them there rather than
@@ -31,7 +34,7 @@ type laneCache struct {
 
 // An Event belongs to a run in one of three ways. Some come before a run begins (the kubelet
 // pulls and creates the container, or backs off before it): they belong to the first run not
-// certainly started before them. Started comes just after the start: it belongs to the last run
+// certainly started before them (and, but for Created, not certainly created before them). Started comes just after the start: it belongs to the last run
 // that may have started by then. The others come while a run runs (a probe fails, the kubelet
 // kills it): they belong to the first run not certainly over before them.
 func startsRun(reason string) bool {
@@ -45,17 +48,21 @@ func startsRun(reason string) bool {
 // bounds are the window bounds for an Event of the reason.
 func (lc *laneCache) bounds(reason string) []time.Time {
 	switch {
-	case startsRun(reason):
+	case reason == "Created":
 		return lc.before
+	case startsRun(reason):
+		return lc.beforeCreated
 	case reason == "Started":
 		return lc.after
 	}
 	return lc.during
 }
 
-// windows computes the window bounds from instance i on (those before it stay).
-func (lc *laneCache) windows(i int) {
+// windows computes the window bounds from instance i on (those before it stay). created are the
+// lane's Created occurrences.
+func (lc *laneCache) windows(i int, created []eventOcc) {
 	lc.before, lc.after, lc.during = lc.before[:i], lc.after[:i], lc.during[:i]
+	lc.beforeCreated = lc.beforeCreated[:i]
 	for ; i < len(lc.attempts); i++ {
 		before, during := lc.startHi[i], lc.exitHi[i]
 		after := during // the last run: until it is over
@@ -69,6 +76,20 @@ func (lc *laneCache) windows(i int) {
 			before, after, during = laterBound(lc.before[i-1], before), laterBound(lc.after[i-1], after), laterBound(lc.during[i-1], during)
 		}
 		lc.before, lc.after, lc.during = append(lc.before, before), append(lc.after, after), append(lc.during, during)
+		// The kubelet pulls the image, or backs off, before it creates the container: an Event of
+		// those certainly after a Created filed under this run belongs to a later one (a run that
+		// crashed within the second it started leaves the status no sooner bound).
+		lo := 0
+		if i > 0 {
+			lo = upperBoundOf(created, lc.before[i-1], true)
+		}
+		if lo < upperBoundOf(created, before, true) {
+			before = earlierBound(before, created[lo].when.hi)
+		}
+		if i > 0 {
+			before = laterBound(lc.beforeCreated[i-1], before)
+		}
+		lc.beforeCreated = append(lc.beforeCreated, before)
 	}
 }
 
@@ -192,7 +213,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	if recheck < from {
 		started = lc.occsIn(lc.window(recheck), "Started", ls.occs["Started"])
 	}
-	lc.windows(max(first-1, 0))
+	lc.windows(max(first-1, 0), ls.occs["Created"])
 	if recheck < from && ls.startedMoved(recheck, started) {
 		ls.dirtyFrom = recheck
 		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
@@ -248,6 +269,17 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	clear(lc.oldRoom)
 	lc.base, lc.room = base, room
 	return base
+}
+
+// earlierBound is the earlier of two upper bounds, where zero is no bound.
+func earlierBound(a, b time.Time) time.Time {
+	if a.IsZero() {
+		return b
+	}
+	if b.IsZero() {
+		return a
+	}
+	return earlier(a, b)
 }
 
 // laterBound is the later of two upper bounds, where zero is no bound (the later of all).
