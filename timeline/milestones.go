@@ -176,7 +176,8 @@ func exitAfter(exit, sigterm *Milestone) {
 
 // inOrderAfter places the estimates of ms, each within its interval, to read in that order after
 // floor (the estimate of what the kubelet did before them), when they do not: evenly in the
-// stretch after floor that the intervals of the first of them share (as many as share one).
+// stretch after floor that the intervals of the first of them share (as many as share one), the
+// rest no sooner than the one before.
 func inOrderAfter(floor time.Time, ms ...*Milestone) {
 	if len(ms) == 0 {
 		return
@@ -193,12 +194,20 @@ func inOrderAfter(floor time.Time, ms ...*Milestone) {
 	for _, m := range ms[:n] {
 		ordered, prev = ordered && m.At.After(prev), m.At
 	}
-	if ordered {
-		return
+	if !ordered {
+		step := hi.Sub(lo) / time.Duration(n+1)
+		for i, m := range ms[:n] {
+			m.At = lo.Add(step * time.Duration(i+1))
+		}
 	}
-	step := hi.Sub(lo) / time.Duration(n+1)
-	for i, m := range ms[:n] {
-		m.At = lo.Add(step * time.Duration(i+1))
+	// The others (and a first whose interval ends at floor) read no sooner than the one before,
+	// as far as their intervals let them.
+	prev = floor
+	for _, m := range ms {
+		if m.At.Before(prev) {
+			m.At = interval{m.Earliest, m.Latest}.clamp(prev)
+		}
+		prev = m.At
 	}
 }
 
