@@ -34,9 +34,10 @@ type laneCache struct {
 
 // An Event belongs to a run in one of three ways. Some come before a run begins (the kubelet
 // pulls and creates the container, or backs off before it): they belong to the first run not
-// certainly started before them (and, but for Created, not certainly created before them). Started comes just after the start: it belongs to the last run
-// that may have started by then. The others come while a run runs (a probe fails, the kubelet
-// kills it): they belong to the first run not certainly over before them.
+// certainly started before them (and, but for Created, not certainly created before them).
+// Started comes just after the start: it belongs to the last run that may have started by then.
+// The others come while a run runs (a probe fails, the kubelet kills it): they belong to the
+// first run not certainly over before them.
 func startsRun(reason string) bool {
 	switch reason {
 	case "Pulling", "Pulled", "Created", "BackOff":
@@ -78,7 +79,7 @@ func (lc *laneCache) windows(i int, created []eventOcc) {
 		lc.before, lc.after, lc.during = append(lc.before, before), append(lc.after, after), append(lc.during, during)
 		// The kubelet pulls the image, or backs off, before it creates the container: an Event of
 		// those certainly after a Created filed under this run belongs to a later one (a run that
-		// crashed within the second it started leaves the status no sooner bound).
+		// crashed within the second it started leaves the status no tighter bound).
 		lo := 0
 		if i > 0 {
 			lo = upperBoundOf(created, lc.before[i-1], true)
