@@ -58,7 +58,7 @@ type Live struct {
 	opts     LiveOptions
 	selector string // label selector for pods, resolved for deployments
 	q        *queue[entry]
-	base     time.Time
+	clock    receiveClock
 
 	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
 	pods   map[types.UID]bool
@@ -84,7 +84,7 @@ func NewLive(client kubernetes.Interface, t Target) *Live {
 
 // NewLiveWithOptions prepares a watch of t. Call Start, then Next.
 func NewLiveWithOptions(client kubernetes.Interface, t Target, opts LiveOptions) *Live {
-	l := &Live{client: client, target: t, opts: opts, q: newQueue[entry](), base: time.Now(), pods: map[types.UID]bool{}}
+	l := &Live{client: client, target: t, opts: opts, q: newQueue[entry](), pods: map[types.UID]bool{}}
 	l.state = newWatchState(l.now, l.putNote)
 	return l
 }
@@ -97,9 +97,8 @@ func (l *Live) transform(obj any) (any, error) {
 	return slim(obj)
 }
 
-// now is the receive clock: wall time at start plus the monotonic time since, so that receive
-// times are immune to wall-clock steps and still print as times of day.
-func (l *Live) now() time.Time { return l.base.Add(time.Since(l.base)).Round(0) }
+// now is the receive time of what arrives now (receiveClock).
+func (l *Live) now() time.Time { return l.clock.now() }
 
 // Start resolves the target and starts the watches; they stop with ctx.
 func (l *Live) Start(ctx context.Context) error {

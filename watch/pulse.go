@@ -25,26 +25,30 @@ const (
 	StaleAfter = 5 * time.Second
 )
 
-// pulse is when the API server last answered.
+// pulse is when the API server last answered: by this machine's clock, with its monotonic
+// reading, for the length of a silence; and as a receive time, for the note that tells of one.
 type pulse struct {
-	mu   sync.Mutex
-	last time.Time
+	mu     sync.Mutex
+	last   time.Time
+	lastAt time.Time
 }
 
-// answered records an answer at now. If the silence before it was long enough to be called
-// stale, it returns the note that says so; it is enqueued by the caller, in order.
-func (p *pulse) answered(now time.Time) *Note {
+// answered records an answer when the clock read now, received at at. If the silence before it
+// was long enough to be called stale, it returns the note that says so; it is enqueued by the
+// caller, in order.
+func (p *pulse) answered(now, at time.Time) *Note {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	since := p.last
-	if now.After(p.last) {
-		p.last = now
+	since, sinceAt := p.last, p.lastAt
+	if !now.After(p.last) {
+		return nil
 	}
+	p.last, p.lastAt = now, at
 	if since.IsZero() || now.Sub(since) < StaleAfter {
 		return nil
 	}
 	n := NewNote(NoAnswer, "")
-	n.Since, n.Until = since, now
+	n.Since, n.Until = sinceAt, at
 	return n
 }
 
@@ -60,7 +64,7 @@ func (p *pulse) silent(now time.Time) time.Duration {
 
 // Silent is how long the API server has not answered: zero while it answers within
 // PulseInterval or so.
-func (l *Live) Silent() time.Duration { return l.pulse.silent(l.now()) }
+func (l *Live) Silent() time.Duration { return l.pulse.silent(time.Now()) }
 
 // beat asks the server for its version until ctx ends. Any answer counts, an error status too:
 // only a server that answers can refuse.
@@ -87,7 +91,7 @@ func (l *Live) beat(ctx context.Context) {
 // answer records that the server answered now, and says so in a note after a long silence;
 // l.mu is held.
 func (l *Live) answer() {
-	if n := l.pulse.answered(l.now()); n != nil {
+	if n := l.pulse.answered(time.Now(), l.now()); n != nil {
 		l.q.put(entry{item: Item{Time: n.Until, Type: timeline.Added, Object: n}})
 	}
 }

@@ -1,0 +1,37 @@
+package watch
+
+import (
+	"sync"
+	"time"
+)
+
+// receiveClock stamps what a Live receives. Its times bound what the API server, the kubelet and
+// the container runtime stamped with their wall clocks, so it follows this machine's wall clock,
+// steps included: a clock that a time-sync agent steps forward would otherwise leave every later
+// receive time behind the stamps it bounds (seen on CI, where a run's clock moved 6 ms from its
+// monotonic time within 3 s, and a container's start read 6 ms before containerd stamped it).
+// A step back holds it still until the wall clock passes the last time it gave, so receive
+// times stay in receive order and are never earlier than what they bound.
+//
+// Durations (how long the server has been silent) are measured on the monotonic clock instead.
+type receiveClock struct {
+	mu   sync.Mutex
+	last time.Time
+}
+
+// now is the receive time of something received now: wall time, without a monotonic reading.
+func (c *receiveClock) now() time.Time {
+	return c.at(time.Now())
+}
+
+// at is the receive time of something received when the clock read t.
+func (c *receiveClock) at(t time.Time) time.Time {
+	t = t.Round(0)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if t.Before(c.last) {
+		return c.last
+	}
+	c.last = t
+	return t
+}
