@@ -11,7 +11,10 @@ import (
 // receive time behind the stamps it bounds (seen on CI, where a run's clock moved 6 ms from its
 // monotonic time within 3 s, and a container's start read 6 ms before containerd stamped it).
 // A step back holds it still until the wall clock passes the last time it gave, so receive
-// times stay in receive order and are never earlier than what they bound.
+// times stay in receive order. Only what was stamped just before such a step and received just
+// after can then read later than its receipt, by at most the step (TestFaultClockSteppedBack:
+// none did, at 4 or 12 ms a step); keeping to the old time after a step back instead would put
+// every later receive time ahead by the step, for good, and the bounds below them as far off.
 //
 // Durations (how long the server has been silent) are measured on the monotonic clock instead.
 type receiveClock struct {

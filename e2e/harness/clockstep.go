@@ -10,12 +10,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// ClockStepper steps this machine's wall clock (CLOCK_REALTIME) forward by a few milliseconds
-// at a time, as a time-sync agent correcting a clock that runs slow does (seen on CI machines:
-// 6 ms in 3 s). Everything on the one-node cluster stamps with that clock, the API server,
+// ClockStepper steps this machine's wall clock (CLOCK_REALTIME) by a few milliseconds at a time,
+// forward or back, as a time-sync agent correcting a clock that runs slow or fast does (seen on
+// CI machines: 6 ms in 3 s). Everything on the one-node cluster stamps with that clock, the API server,
 // the kubelet and containerd as well as the recorder, so a receive time that kept to the
 // monotonic clock instead would fall behind the stamps it bounds. The monotonic clock, which
-// timers and durations use, does not move. Stop steps the clock back by the total.
+// timers and durations use, does not move. Stop steps the clock the other way by the total.
 type ClockStepper struct {
 	stop  chan struct{}
 	done  chan struct{}
@@ -24,8 +24,8 @@ type ClockStepper struct {
 	err   error
 }
 
-// StepClock steps the clock forward by step now, to check that it may (it needs CAP_SYS_TIME),
-// and then every period until Stop.
+// StepClock steps the clock by step (back, if negative) now, to check that it may (it needs
+// CAP_SYS_TIME), and then every period until Stop.
 func StepClock(step, period time.Duration) (*ClockStepper, error) {
 	c := &ClockStepper{stop: make(chan struct{}), done: make(chan struct{})}
 	if err := c.step(step); err != nil {
@@ -69,7 +69,7 @@ func (c *ClockStepper) step(d time.Duration) error {
 	return nil
 }
 
-// Stop stops stepping and steps the clock back by what it stepped it forward; it returns that
+// Stop stops stepping and steps the clock the other way by what it stepped it; it returns that
 // total, and the first error of a step.
 func (c *ClockStepper) Stop() (time.Duration, error) {
 	close(c.stop)
