@@ -8,8 +8,9 @@ import (
 // receiveClock stamps what a Live receives. Its times bound what the API server, the kubelet and
 // the container runtime stamped with their wall clocks, so it follows this machine's wall clock,
 // steps included: a clock that a time-sync agent steps forward would otherwise leave every later
-// receive time behind the stamps it bounds (seen on CI, where a run's clock moved 6 ms from its
-// monotonic time within 3 s, and a container's start read 6 ms before containerd stamped it).
+// receive time behind the stamps it bounds (seen on CI, where receive times kept to the
+// monotonic clock read a container's start 6 ms before containerd stamped it, seconds into a
+// recording).
 // A step back holds it still until the wall clock passes the last time it gave, so receive
 // times stay in receive order. Only what was stamped just before such a step and received just
 // after can then read later than its receipt, by at most the step (TestFaultClockSteppedBack:
