@@ -199,7 +199,8 @@ func TestExitAfterItsSigterm(t *testing.T) {
 
 // TestStartedEventBeforeStatus: the kubelet's Started Event can arrive before the status that
 // shows the container running; the run's start is placed on the Event until the status comes,
-// and then on both.
+// and then on both: the status bounds it below (startedAt), the Event above (the kubelet
+// records it once the runtime has started the container).
 func TestStartedEventBeforeStatus(t *testing.T) {
 	waiting := timeline.ContainerObservation{Name: "app", Kind: timeline.KindApp, Status: &timeline.ContainerStatus{
 		Waiting: &timeline.Waiting{Reason: "ContainerCreating"}}}
@@ -215,14 +216,15 @@ func TestStartedEventBeforeStatus(t *testing.T) {
 	}
 	apply(b, 2.6, timeline.Observation{Pod: pod("a", running("app", timeline.KindApp, 2, false, "c1"))})
 	m = find(t, b.Snapshot().Pods.At(0), "app", timeline.MStart, 0)
-	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(1.9)) || !m.Latest.Equal(sec(2.6)) {
+	if m.Source != timeline.SourceStatus || !m.At.Equal(sec(2.3)) || !m.Earliest.Equal(sec(1.9)) || !m.Latest.Equal(sec(2.3)) {
 		t.Errorf("start from status and Event: %+v", m)
 	}
 }
 
 // TestStartedEventAfterStatus: the Started Event comes after the status that showed the run,
-// with a snapshot between. The run derived again then keeps its bounds but is placed by the
-// Event and cites it, as if derived once: a run derived again is kept only if nothing changed.
+// with a snapshot between. The run derived again then keeps its earliest, ends no later than the
+// Event was made (its name's time), is placed by the Event and cites it, as if derived once: a
+// run derived again is kept only if nothing changed.
 func TestStartedEventAfterStatus(t *testing.T) {
 	started := &timeline.EventObservation{UID: "ev-started", Namespace: "ns", Name: "p.x", InvolvedKind: "Pod",
 		InvolvedName: "p", InvolvedUID: "a", Container: "app", FieldPath: "spec.containers{app}", Reason: "Started",
@@ -244,9 +246,9 @@ func TestStartedEventAfterStatus(t *testing.T) {
 	if diff := cmp.Diff(want, after); diff != "" {
 		t.Errorf("start after the Event, snapshot between (-once +incremental):\n%s", diff)
 	}
-	if !before.Earliest.Equal(after.Earliest) || !before.Latest.Equal(after.Latest) || before.At.Equal(after.At) ||
-		len(after.Evidence) != len(before.Evidence)+1 {
-		t.Errorf("the Event should move the start within the same bounds and add evidence: before %+v, after %+v", before, after)
+	if !before.Earliest.Equal(after.Earliest) || !before.Latest.Equal(sec(2.6)) || !after.Latest.Equal(sec(2.3)) ||
+		!after.At.Equal(sec(2.3)) || len(after.Evidence) != len(before.Evidence)+1 {
+		t.Errorf("the Event should bound the start above at 2.3 s, place it there and add evidence: before %+v, after %+v", before, after)
 	}
 }
 

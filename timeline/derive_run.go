@@ -202,7 +202,10 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 		}
 	}
 	if len(started) > 0 {
-		iv := interval{s.Earliest, s.Latest}
+		// The kubelet records Started once the runtime's StartContainer has returned, which is
+		// after the runtime stamped startedAt: the Event bounds the start above as well.
+		iv := d.bound(interval{s.Earliest, s.Latest}, time.Time{}, started[0].when.hi)
+		s.Earliest, s.Latest = iv.lo, iv.hi
 		s.At = iv.clamp(started[0].at)
 		s.Evidence = append(s.Evidence, Evidence{What: "Event Started (emitted just after the start)", NameTime: started[0].nameTime, API: started[0].api, Precision: started[0].apiPrec, Received: started[0].received})
 	}
