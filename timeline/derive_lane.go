@@ -66,6 +66,12 @@ func (lc *laneCache) windows(i int, created []eventOcc) {
 	lc.beforeCreated = lc.beforeCreated[:i]
 	for ; i < len(lc.attempts); i++ {
 		before, during := lc.startHi[i], lc.exitHi[i]
+		if during.IsZero() && i+1 < len(lc.attempts) {
+			// The status never showed it end, but the next run began: it had ended by then (a
+			// container restarts only after it exited). Else every Event of a probe failing or
+			// a kill in the runs after it would be filed under it.
+			during = lc.startHi[i+1]
+		}
 		after := during // the last run: until it is over
 		if i+1 < len(lc.attempts) {
 			after = time.Time{}

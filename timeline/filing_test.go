@@ -1,7 +1,9 @@
 package timeline_test
 
 import (
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -57,6 +59,48 @@ func TestBackOffAfterAShortRun(t *testing.T) {
 					t.Errorf("status first %v: run 1 has a back-off at %s", statusFirst, m.At.Sub(t0))
 				}
 			}
+		}
+	}
+}
+
+// TestEventsAfterAnUnseenExit: a startup probe kills the app run after run; the kubelet restarts
+// it between two status updates, and the status never shows the first run's end (lastState is
+// empty), only the second run running. The Killing Event of the second run, a repeat of the
+// first run's, is the second run's: the first had ended before the second began. (Seen on the
+// real cluster, TestMatrixStartupProbeKillsApp under make truth: every later run's probe
+// failures, preStop hook and SIGTERM were filed under the first run.)
+func TestEventsAfterAnUnseenExit(t *testing.T) {
+	run := func(restarts int32, started float64, id string) timeline.ContainerObservation {
+		c := running("app", timeline.KindApp, started, false, id)
+		c.Status.Started, c.Status.RestartCount = boolp(false), restarts
+		return c
+	}
+	kill := func(count int32, at float64) *timeline.EventObservation {
+		e := killing("a", "app", "containers", 5.8)
+		e.Message, e.Count, e.Last = "Container app failed startup probe, will be restarted", count, sec(at).Truncate(time.Second)
+		return e
+	}
+	b := timeline.NewBuilder()
+	apply(b, 3.9, timeline.Observation{Type: timeline.Added, Pod: pod("a", run(0, 3, "c1"))})
+	apply(b, 5.81, timeline.Observation{Event: kill(1, 5.8)})
+	apply(b, 8.38, timeline.Observation{Pod: pod("a", run(1, 8, "c2"))}) // run 0's end never shown
+	apply(b, 10.11, timeline.Observation{Event: kill(2, 10.1)})
+	next := run(2, 12, "c3")
+	next.Status.LastTerminated = &timeline.Terminated{ContainerID: "c2", ExitCode: 0, StartedAt: sec(8), FinishedAt: sec(11)}
+	apply(b, 12.71, timeline.Observation{Pod: pod("a", next)})
+	c := containerOf(t, b.Snapshot().Pods.At(0), "app")
+	for a, want := range []float64{5.8, 10} {
+		m := c.Find(timeline.MSigterm, int32(a))
+		if m == nil {
+			var has []string
+			for _, m := range c.Milestones() {
+				has = append(has, fmt.Sprintf("%s#%d", m.Kind, m.Attempt))
+			}
+			t.Errorf("run %d has no SIGTERM; the app has %v", a, has)
+			continue
+		}
+		if m.Earliest.Before(sec(want)) || m.Earliest.After(sec(want+1)) {
+			t.Errorf("run %d's SIGTERM %+v, want it from the Killing at %.1f s", a, m, want)
 		}
 	}
 }
