@@ -11,11 +11,12 @@ import (
 )
 
 // ClockStepper steps this machine's wall clock (CLOCK_REALTIME) by a few milliseconds at a time,
-// forward or back, as a time-sync agent correcting a clock that runs slow or fast does (seen on
-// CI machines: 6 ms in 3 s). Everything on the one-node cluster stamps with that clock, the API server,
-// the kubelet and containerd as well as the recorder, so a receive time that kept to the
-// monotonic clock instead would fall behind the stamps it bounds. The monotonic clock, which
-// timers and durations use, does not move. Stop steps the clock the other way by the total.
+// forward or back, as a time-sync agent correcting a clock that runs slow or fast does (on CI,
+// receive times kept to the monotonic clock fell 6 ms behind containerd's stamps seconds into a
+// recording). Everything on the one-node cluster stamps with that clock, the API server, the
+// kubelet and containerd as well as the recorder, so a receive time that kept to the monotonic
+// clock instead would fall behind the stamps it bounds. The monotonic clock, which timers and
+// durations use, does not move. Stop steps the clock the other way by the total.
 type ClockStepper struct {
 	stop  chan struct{}
 	done  chan struct{}
