@@ -19,26 +19,42 @@ type floodBurst struct {
 }
 
 // floodBurstsOf groups a run's line lengths into bursts: a change between floodLineLen and one
-// less begins a burst; a line of another length inside a burst is one cut short. The marked first
-// and last lines ("flood start", "flood done") are not in a burst.
+// less begins a burst; a line of another length is one cut short. The marked first and last lines
+// ("flood start", "flood done") are not in a burst. A line cut short inside a burst is that
+// burst's; one between two bursts is the earlier's unless that one already has every line
+// printed, then the later's (seen on CI: burst 26 whole, then a line of 190 bytes stamped with the
+// first of burst 27's 3,673 lines of 200: the stream lost burst 27's first lines and cut the next).
 func floodBurstsOf(runs []lenRun) []floodBurst {
 	var out []floodBurst
+	var between []int // lengths of lines cut short since the last burst's last line
 	for i, r := range runs {
 		switch {
 		case r.Len == floodLineLen || r.Len == floodLineLen-1:
-			if n := len(out); n > 0 && out[n-1].lineLen == r.Len {
+			n := len(out)
+			if n > 0 && out[n-1].lineLen == r.Len {
+				out[n-1].short = append(out[n-1].short, between...)
 				out[n-1].lines += r.Count
 				out[n-1].last = r.Last
-				continue
+			} else {
+				next := floodBurst{lineLen: r.Len, lines: r.Count, first: r.First, last: r.Last}
+				if n > 0 && out[n-1].lines+len(out[n-1].short)+len(between) <= floodBurstLines {
+					out[n-1].short = append(out[n-1].short, between...)
+				} else {
+					next.short = between
+				}
+				out = append(out, next)
 			}
-			out = append(out, floodBurst{lineLen: r.Len, lines: r.Count, first: r.First, last: r.Last})
+			between = nil
 		case i == 0 || i == len(runs)-1:
 			// "flood start" or "flood done"
-		case len(out) > 0:
+		default:
 			for range r.Count {
-				out[len(out)-1].short = append(out[len(out)-1].short, r.Len)
+				between = append(between, r.Len)
 			}
 		}
+	}
+	if n := len(out); n > 0 {
+		out[n-1].short = append(out[n-1].short, between...)
 	}
 	return out
 }
