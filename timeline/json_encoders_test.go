@@ -1,0 +1,71 @@
+package timeline
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestPodEncodersAgree: a pod's JSON is what encoding/json writes of its view, byte for byte,
+// with strings a container controls (HTML, U+2028, control characters), nil and empty lists,
+// zero and set times, nil and set pointers. Invalid UTF-8 (which the decoders of recordings and
+// of client-go have already replaced) is the one difference: encoding/json writes its
+// replacement as the escape \ufffd, marshalPod as the character itself, the same JSON string.
+func TestPodEncodersAgree(t *testing.T) {
+	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本"
+	at := time.Date(2026, 12, 5, 9, 0, 0, 123456789, time.UTC)
+	code := int32(137)
+	gap := Span{Value: time.Second, Min: -time.Millisecond, Max: 2 * time.Second}
+	m := Milestone{Kind: "exit", Container: hostile, Attempt: 3, At: at, Latest: at.Add(time.Second), Source: "status",
+		Reason: hostile, Message: hostile, ExitCode: &code, Signal: "SIGKILL", Count: 2,
+		Evidence: []Evidence{{What: hostile}}, Offset: gap, Why: hostile, Gap: &gap}
+	views := []podJSON{
+		{},
+		{Statuses: []StatusChange{}, Milestones: []Milestone{}, Containers: []containerJSON{}, Gaps: []Gap{}, Findings: []Finding{}},
+		{Namespace: hostile, Name: hostile, UID: hostile, Node: hostile, Owner: &OwnerRef{Kind: "Job", Name: hostile},
+			Created: at, Phase: hostile, Status: hostile, Deleted: true, LastSeen: at,
+			Statuses:   []StatusChange{{At: at, Status: hostile, Phase: hostile}},
+			Milestones: []Milestone{m, {Kind: "start"}},
+			Containers: []containerJSON{
+				{Name: hostile, Kind: "sidecar", RestartCount: 3, State: hostile, Milestones: []Milestone{m},
+					Segments: []Segment{{State: "running", Reason: hostile, From: at}, {From: at, To: at}},
+					Logs: []runLogJSON{{Attempt: 1, RunLog: RunLog{First: at, Last: at, Lines: 7,
+						PerSecond: SeqOf(LogCount{}, LogCount{Lines: 3})}}, {}}},
+				{},
+			},
+			Gaps:     []Gap{{Name: hostile, Span: gap, Why: hostile}},
+			Findings: []Finding{{ID: "x", Severity: SeverityWarning, Pod: hostile, Container: hostile, Text: hostile}},
+		},
+	}
+	for i, v := range views {
+		want, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := marshalPod(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), string(got)); diff != "" {
+			t.Errorf("view %d: encoding/json (-) and marshalPod (+) differ:\n%s", i, diff)
+		}
+	}
+	bad := podJSON{Name: "a\xffb"}
+	want, _ := json.Marshal(bad)
+	got, err := marshalPod(bad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w, g podJSON
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatal(err)
+	}
+	if w.Name != "a\uFFFDb" || g.Name != w.Name {
+		t.Errorf("invalid UTF-8: encoding/json wrote %s, marshalPod %s", want, got)
+	}
+}
