@@ -22,6 +22,7 @@ func FromRecording(ctx context.Context, r io.Reader, name string) (in Input, tru
 		return Input{}, false, err
 	}
 	defer rd.Close()
+	rd.Slim() // its items are translated and their container IDs read (runtimeSource), which Slim keeps
 	in.About.Name = name
 	if h := rd.Header(); h != nil {
 		in.About.Namespace, in.About.Target = h.Namespace, h.Target

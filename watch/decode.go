@@ -51,6 +51,7 @@ type wireLine struct {
 // name, in the same pass as the rest of the line.
 type wireObject struct {
 	specs   *specCache // the decoding worker's
+	slim    *slimWire  // the decoding worker's, when it decodes slim
 	obj     runtime.Object
 	skipped bool  // an object of a kind this version does not use
 	err     error // the object's own decoding error, reported as a malformed object
@@ -59,16 +60,22 @@ type wireObject struct {
 // lineDecoder decodes item lines; each decoding worker has its own.
 type lineDecoder struct {
 	specs specCache
+	slim  *slimWire
 }
 
 func newLineDecoder() *lineDecoder { return &lineDecoder{} }
+
+// newSlimLineDecoder decodes Pods and core/v1 Events as Slim keeps them (see slimWirePod).
+func newSlimLineDecoder() *lineDecoder {
+	return &lineDecoder{specs: specCache{slim: true}, slim: &slimWire{}}
+}
 
 // decodeLine decodes one item line, with a decoder of its own.
 func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
 
 // decode decodes one item line in a single pass.
 func (d *lineDecoder) decode(b []byte) (decoded, error) {
-	l := wireLine{Object: wireObject{specs: &d.specs}}
+	l := wireLine{Object: wireObject{specs: &d.specs, slim: d.slim}}
 	if err := json.Unmarshal(b, &l, decodeOptions); err != nil {
 		if l.Object.err != nil {
 			return decoded{}, fmt.Errorf("malformed object: %w", l.Object.err)
@@ -137,6 +144,11 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error
 		o.skipped = true
 		return skip()
 	}
+	if o.slim != nil {
+		if done, err := o.decodeSlim(obj, decode); done {
+			return err
+		}
+	}
 	var target any = obj
 	if p, ok := obj.(*corev1.Pod); ok && o.specs != nil {
 		target = newWirePod(p, o.specs)
@@ -151,6 +163,38 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error
 	}
 	o.obj = obj
 	return nil
+}
+
+// decodeSlim decodes a Pod, a core/v1 Event or a Job as a slim reader does (see slimWirePod);
+// done is false for an object of another kind, decoded whole.
+func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (done bool, err error) {
+	switch obj := obj.(type) {
+	case *corev1.Pod:
+		p := obj
+		w := &o.slim.pod
+		*w = slimWirePod{Spec: cachedSpec{o.specs, &p.Spec}}
+		if err := decode(w); err != nil {
+			return true, err
+		}
+		w.fill(p)
+		o.obj = p
+	case *corev1.Event:
+		w := &o.slim.event
+		*w = slimWireEvent{}
+		if err := decode(w); err != nil {
+			return true, err
+		}
+		w.fill(obj)
+		o.obj = obj
+	case *batchv1.Job: // a few lines of a recording: decoded whole, then slimmed
+		if err := decode(obj); err != nil {
+			return true, err
+		}
+		o.obj = slimJob(obj)
+	default:
+		return false, nil
+	}
+	return true, nil
 }
 
 // newObject returns an empty object of the kind and apiVersion, or nil for one Observe does

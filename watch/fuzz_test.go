@@ -16,6 +16,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	eventsv1 "k8s.io/api/events/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -81,9 +82,17 @@ type fuzzResult struct {
 }
 
 func readFuzz(data []byte, workers, maxLine int) fuzzResult {
+	return readFuzzWith(data, workers, maxLine, false)
+}
+
+// readFuzzWith is readFuzz, with a slim reader if slim (Reader.Slim).
+func readFuzzWith(data []byte, workers, maxLine int, slim bool) fuzzResult {
 	rd, err := newReader(bytes.NewReader(data), "fuzz.jsonl", workers, maxLine)
 	if err != nil {
 		return fuzzResult{err: err.Error()}
+	}
+	if slim {
+		rd.Slim()
 	}
 	defer rd.Close()
 	r := fuzzResult{header: rd.Header()}
@@ -131,6 +140,7 @@ func FuzzReader(f *testing.F) {
 		for i, it := range got.items {
 			checkItem(t, i, it)
 		}
+		checkSlimRead(t, data, got)
 
 		long := 0 // the first line over the small limit
 		for i, l := range lines {
@@ -170,6 +180,30 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkSlimRead: where a reader accepts the input whole, a slim one (Reader.Slim) accepts it
+// too and makes of each object what Slim keeps of it. (Where it does not, a slim reader may
+// accept a line whose error was in a member it skips.)
+func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {
+	t.Helper()
+	if whole.err != "" {
+		return
+	}
+	for _, workers := range []int{1, 3} {
+		got := readFuzzWith(data, workers, 1<<20, true)
+		if got.err != "" || len(got.items) != len(whole.items) || got.skipped != whole.skipped || got.truncated != whole.truncated {
+			t.Fatalf("a slim reader (%d workers): %d items, %d skipped, truncated %v, error %q; whole: %d, %d, %v, none",
+				workers, len(got.items), got.skipped, got.truncated, got.err, len(whole.items), whole.skipped, whole.truncated)
+		}
+		for i, it := range got.items {
+			want := whole.items[i]
+			want.Object = Slim(want.Object.DeepCopyObject()).(runtime.Object)
+			if diff := cmp.Diff(want, it); diff != "" {
+				t.Fatalf("item %d: a slim reader (%d workers) read unlike Slim of the whole object (-Slim +slim reader):\n%s", i, workers, diff)
+			}
+		}
+	}
 }
 
 // checkItem holds an item to what the timeline expects of one.

@@ -160,12 +160,12 @@ type pipeline struct {
 	once  sync.Once
 }
 
-func startPipeline(lr *lineReader, first *batch, workers int, name string) *pipeline {
+func startPipeline(lr *lineReader, first *batch, workers int, name string, newDecoder func() *lineDecoder) *pipeline {
 	p := &pipeline{order: make(chan *batch, workers), stop: make(chan struct{})}
 	work := make(chan *batch)
 	for range workers {
 		go func() {
-			dec := newLineDecoder()
+			dec := newDecoder()
 			for b := range work {
 				b.decode(name, dec)
 				close(b.done)

@@ -100,6 +100,7 @@ type Reader struct {
 	header  *Header
 	first   *batch // line 1 when it is not the header, or nothing
 	workers int
+	slim    bool // decode Pods and Events as Slim keeps them
 	pipe    *pipeline
 	dec     *lineDecoder // for the batches decoded here, with one worker
 	pending *batch       // taken from the pipeline, maybe still being decoded
@@ -214,6 +215,19 @@ func headerVersion(v jsontext.Value) (int, error) {
 	return n, nil
 }
 
+// Slim has the reader decode each Pod and core/v1 Event into what Slim keeps of it, the members
+// translation reads, and skip the rest of the object unread but for its syntax: for a reader
+// whose items are only translated (replay), not written again or looked into. It must be called
+// before the first Next.
+func (rd *Reader) Slim() { rd.slim = true }
+
+func (rd *Reader) newDecoder() *lineDecoder {
+	if rd.slim {
+		return newSlimLineDecoder()
+	}
+	return newLineDecoder()
+}
+
 // Header is the recording's header, or nil for a file without one.
 func (rd *Reader) Header() *Header { return rd.header }
 
@@ -311,13 +325,13 @@ func (rd *Reader) nextBatch(ctx context.Context) (*batch, error) {
 		}
 		rd.first = nil
 		if rd.dec == nil {
-			rd.dec = newLineDecoder()
+			rd.dec = rd.newDecoder()
 		}
 		b.decode(rd.name, rd.dec)
 		return b, nil
 	}
 	if rd.pipe == nil {
-		rd.pipe = startPipeline(rd.lines, rd.first, rd.workers, rd.name)
+		rd.pipe = startPipeline(rd.lines, rd.first, rd.workers, rd.name, rd.newDecoder)
 		rd.first = nil
 	}
 	if rd.pending == nil {

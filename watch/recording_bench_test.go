@@ -42,24 +42,36 @@ func benchRecording(b *testing.B) []byte {
 }
 
 // BenchmarkReader measures reading a recording observation by observation, as replay does:
-// each line decoded into its object and translated by Observe, on the reader's workers.
+// each line decoded into its object and translated by Observe, on the reader's workers; whole
+// objects, and slim ones as replay reads them (Reader.Slim).
 func BenchmarkReader(b *testing.B) {
 	data := benchRecording(b)
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	for b.Loop() {
-		rd, err := NewReader(bytes.NewReader(data), "bench.jsonl")
-		if err != nil {
-			b.Fatal(err)
+	for _, slim := range []bool{false, true} {
+		name := "whole"
+		if slim {
+			name = "slim"
 		}
-		for {
-			_, err := rd.NextObservation(context.Background())
-			if err == io.EOF {
-				break
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				rd, err := NewReader(bytes.NewReader(data), "bench.jsonl")
+				if err != nil {
+					b.Fatal(err)
+				}
+				if slim {
+					rd.Slim()
+				}
+				for {
+					_, err := rd.NextObservation(context.Background())
+					if err == io.EOF {
+						break
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
 			}
-			if err != nil {
-				b.Fatal(err)
-			}
-		}
+		})
 	}
 }

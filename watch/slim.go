@@ -45,16 +45,10 @@ func slimMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
 }
 
 func slimPod(p *corev1.Pod) *corev1.Pod {
-	s := &corev1.Pod{
+	return &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
 		ObjectMeta: slimMeta(&p.ObjectMeta),
-		Spec: corev1.PodSpec{
-			NodeName: p.Spec.NodeName, RestartPolicy: p.Spec.RestartPolicy,
-			TerminationGracePeriodSeconds: p.Spec.TerminationGracePeriodSeconds,
-			Overhead:                      p.Spec.Overhead, Resources: p.Spec.Resources, // what the pod asks of the scheduler
-			InitContainers: slimContainers(p.Spec.InitContainers),
-			Containers:     slimContainers(p.Spec.Containers),
-		},
+		Spec:       slimSpec(&p.Spec),
 		Status: corev1.PodStatus{
 			Phase: p.Status.Phase, Reason: p.Status.Reason,
 			Conditions:                 slimPodConditions(p.Status.Conditions),
@@ -63,9 +57,19 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 			EphemeralContainerStatuses: slimStatuses(p.Status.EphemeralContainerStatuses),
 		},
 	}
-	for i := range p.Spec.EphemeralContainers {
-		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
-		s.Spec.EphemeralContainers = append(s.Spec.EphemeralContainers, corev1.EphemeralContainer{
+}
+
+func slimSpec(p *corev1.PodSpec) corev1.PodSpec {
+	s := corev1.PodSpec{
+		NodeName: p.NodeName, RestartPolicy: p.RestartPolicy,
+		TerminationGracePeriodSeconds: p.TerminationGracePeriodSeconds,
+		Overhead:                      p.Overhead, Resources: p.Resources, // what the pod asks of the scheduler
+		InitContainers: slimContainers(p.InitContainers),
+		Containers:     slimContainers(p.Containers),
+	}
+	for i := range p.EphemeralContainers {
+		c := corev1.Container(p.EphemeralContainers[i].EphemeralContainerCommon)
+		s.EphemeralContainers = append(s.EphemeralContainers, corev1.EphemeralContainer{
 			EphemeralContainerCommon: corev1.EphemeralContainerCommon(slimContainer(&c))})
 	}
 	return s

@@ -18,7 +18,8 @@ const specCacheSize = 4096
 // that reads a recording changes. One decoding worker owns one specCache.
 type specCache struct {
 	specs map[string]*corev1.PodSpec
-	hits  int // specs that were not decoded again, for tests
+	hits  int  // specs that were not decoded again, for tests
+	slim  bool // it holds what Slim keeps of each spec
 }
 
 // wirePod decodes a Pod as a line holds it into the Pod it points into, with the spec read
@@ -59,6 +60,9 @@ func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	var spec corev1.PodSpec
 	if err := json.Unmarshal(raw, &spec, dec.Options()); err != nil {
 		return err
+	}
+	if c.slim {
+		spec = slimSpec(&spec)
 	}
 	if c.specs == nil || len(c.specs) >= specCacheSize {
 		c.specs = make(map[string]*corev1.PodSpec)

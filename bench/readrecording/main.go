@@ -1,4 +1,5 @@
-// Command readrecording streams a recording through sidecar-top's reader, watch.Observe (done
+// Command readrecording streams a recording through sidecar-top's reader, slim as replay's
+// (watch.Reader.Slim), watch.Observe (done
 // by the reader's decoding workers, one per GOMAXPROCS) and a sink that drops each observation,
 // then prints what it took: items, wall and CPU seconds, MB/s of input, and peak RSS (VmHWM).
 // It is the Go half of scripts/bench-reader.sh.
@@ -48,6 +49,7 @@ func run(path string) error {
 		return err
 	}
 	defer rd.Close()
+	rd.Slim() // as replay reads
 	n := 0
 	for {
 		o, err := rd.NextObservation(context.Background())

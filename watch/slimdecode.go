@@ -1,0 +1,162 @@
+package watch
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+)
+
+// A Reader made slim (Reader.Slim) decodes a Pod or a core/v1 Event into what Slim keeps of it,
+// reading only those members of each line: labels, annotations, volume mounts, images, resources
+// and the like are skipped as JSON (checked to be well-formed, not decoded). The object comes out
+// as Slim of the whole one (TestSlimDecodeIsSlim), so translation sees the same: what replay needs,
+// for a fraction of the decoding. A member replay does not read that holds a value of the wrong
+// type (a number for the labels) then goes unnoticed, as it would under a Kubernetes client that
+// does not know the member.
+
+// slimWire is where a slim decoder reads objects into before it makes them: one per decoding
+// worker, used again for every line.
+type slimWire struct {
+	pod   slimWirePod
+	event slimWireEvent
+}
+
+// slimWirePod is what a slim reader decodes of a Pod.
+type slimWirePod struct {
+	Meta   slimWireMeta   `json:"metadata"`
+	Spec   cachedSpec     `json:"spec"`
+	Status slimWireStatus `json:"status"`
+}
+
+// slimWireMeta is what slimMeta reads of an object's metadata.
+type slimWireMeta struct {
+	Name                       string                  `json:"name"`
+	Namespace                  string                  `json:"namespace"`
+	UID                        types.UID               `json:"uid"`
+	ResourceVersion            string                  `json:"resourceVersion"`
+	CreationTimestamp          metav1.Time             `json:"creationTimestamp"`
+	DeletionTimestamp          *metav1.Time            `json:"deletionTimestamp"`
+	DeletionGracePeriodSeconds *int64                  `json:"deletionGracePeriodSeconds"`
+	OwnerReferences            []metav1.OwnerReference `json:"ownerReferences"`
+}
+
+func (m *slimWireMeta) meta() metav1.ObjectMeta {
+	return slimMeta(&metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+		ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
+		DeletionTimestamp: m.DeletionTimestamp, DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
+		OwnerReferences: m.OwnerReferences})
+}
+
+// slimWireStatus is what slimPod keeps of a PodStatus.
+type slimWireStatus struct {
+	Phase                      corev1.PodPhase           `json:"phase"`
+	Reason                     string                    `json:"reason"`
+	Conditions                 []slimWireCondition       `json:"conditions"`
+	InitContainerStatuses      []slimWireContainerStatus `json:"initContainerStatuses"`
+	ContainerStatuses          []slimWireContainerStatus `json:"containerStatuses"`
+	EphemeralContainerStatuses []slimWireContainerStatus `json:"ephemeralContainerStatuses"`
+}
+
+type slimWireCondition struct {
+	Type               corev1.PodConditionType `json:"type"`
+	Status             corev1.ConditionStatus  `json:"status"`
+	Reason             string                  `json:"reason"`
+	Message            string                  `json:"message"`
+	LastTransitionTime metav1.Time             `json:"lastTransitionTime"`
+}
+
+type slimWireContainerStatus struct {
+	Name                 string                `json:"name"`
+	State                corev1.ContainerState `json:"state"`
+	LastTerminationState corev1.ContainerState `json:"lastState"`
+	Ready                bool                  `json:"ready"`
+	RestartCount         int32                 `json:"restartCount"`
+	Started              *bool                 `json:"started"`
+	ContainerID          string                `json:"containerID"`
+}
+
+// fill makes p, whose spec w decoded, the Pod that slimPod would make of the whole one.
+func (w *slimWirePod) fill(p *corev1.Pod) {
+	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
+	p.ObjectMeta = w.Meta.meta()
+	p.Status = corev1.PodStatus{Phase: w.Status.Phase, Reason: w.Status.Reason,
+		InitContainerStatuses:      slimWireStatuses(w.Status.InitContainerStatuses),
+		ContainerStatuses:          slimWireStatuses(w.Status.ContainerStatuses),
+		EphemeralContainerStatuses: slimWireStatuses(w.Status.EphemeralContainerStatuses)}
+	if w.Status.Conditions != nil {
+		p.Status.Conditions = make([]corev1.PodCondition, len(w.Status.Conditions))
+		for i, c := range w.Status.Conditions {
+			p.Status.Conditions[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason,
+				Message: c.Message, LastTransitionTime: c.LastTransitionTime}
+		}
+	}
+}
+
+func slimWireStatuses(list []slimWireContainerStatus) []corev1.ContainerStatus {
+	if list == nil {
+		return nil
+	}
+	out := make([]corev1.ContainerStatus, len(list))
+	for i := range list {
+		c := &list[i]
+		out[i] = corev1.ContainerStatus{Name: c.Name, ContainerID: c.ContainerID, RestartCount: c.RestartCount,
+			Ready: c.Ready, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState}
+	}
+	return out
+}
+
+// slimWireEvent is what slimEvent keeps of a core/v1 Event.
+type slimWireEvent struct {
+	Meta           slimWireEventMeta    `json:"metadata"`
+	InvolvedObject slimWireObjectRef    `json:"involvedObject"`
+	Type           string               `json:"type"`
+	Reason         string               `json:"reason"`
+	Message        string               `json:"message"`
+	Reporting      string               `json:"reportingComponent"`
+	Source         slimWireEventSource  `json:"source"`
+	Count          int32                `json:"count"`
+	FirstTimestamp metav1.Time          `json:"firstTimestamp"`
+	LastTimestamp  metav1.Time          `json:"lastTimestamp"`
+	EventTime      metav1.MicroTime     `json:"eventTime"`
+	Series         *slimWireEventSeries `json:"series"`
+}
+
+type slimWireEventMeta struct {
+	Name            string    `json:"name"`
+	Namespace       string    `json:"namespace"`
+	UID             types.UID `json:"uid"`
+	ResourceVersion string    `json:"resourceVersion"`
+}
+
+type slimWireObjectRef struct {
+	Kind      string    `json:"kind"`
+	Name      string    `json:"name"`
+	UID       types.UID `json:"uid"`
+	FieldPath string    `json:"fieldPath"`
+}
+
+type slimWireEventSource struct {
+	Component string `json:"component"`
+}
+
+type slimWireEventSeries struct {
+	Count            int32            `json:"count"`
+	LastObservedTime metav1.MicroTime `json:"lastObservedTime"`
+}
+
+// fill makes e the Event that slimEvent would make of the whole one.
+func (w *slimWireEvent) fill(e *corev1.Event) {
+	*e = corev1.Event{
+		TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: w.Meta.Name, Namespace: w.Meta.Namespace, UID: w.Meta.UID,
+			ResourceVersion: w.Meta.ResourceVersion},
+		InvolvedObject: corev1.ObjectReference{Kind: w.InvolvedObject.Kind, Name: w.InvolvedObject.Name,
+			UID: w.InvolvedObject.UID, FieldPath: w.InvolvedObject.FieldPath},
+		Type: w.Type, Reason: w.Reason, Message: w.Message, ReportingController: w.Reporting,
+		Source: corev1.EventSource{Component: w.Source.Component}, Count: w.Count,
+		FirstTimestamp: w.FirstTimestamp, LastTimestamp: w.LastTimestamp, EventTime: w.EventTime,
+	}
+	if w.Series != nil {
+		e.Series = &corev1.EventSeries{Count: w.Series.Count, LastObservedTime: w.Series.LastObservedTime}
+	}
+}

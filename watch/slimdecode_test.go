@@ -1,0 +1,112 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/sidecar-top/sidecar-top/recordings"
+)
+
+// readItems reads every item of a recording, with a slim reader if slim.
+func readItems(t *testing.T, data []byte, workers int, slim bool) []Item {
+	t.Helper()
+	rd, err := newReader(bytes.NewReader(data), "t.jsonl", workers, MaxLineBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slim {
+		rd.Slim()
+	}
+	var items []Item
+	for {
+		it, err := rd.Next(context.Background())
+		if err == io.EOF {
+			return items
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
+	}
+}
+
+// TestSlimReaderReadsAsSlim: a slim reader makes of every object of every embedded recording,
+// and of a pod and an Event carrying what translation does not read, what Slim keeps of the
+// object the whole reader makes; with one worker and with several, where a pod's spec is read
+// from the cache.
+func TestSlimReaderReadsAsSlim(t *testing.T) {
+	inputs := map[string][]byte{"rich": richLines(t)}
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[name] = data
+	}
+	for name, data := range inputs {
+		whole := readItems(t, data, 1, false)
+		for _, workers := range []int{1, 3} {
+			got := readItems(t, data, workers, true)
+			if len(got) != len(whole) {
+				t.Fatalf("%s: %d items slim, %d whole", name, len(got), len(whole))
+			}
+			for i := range got {
+				want := whole[i]
+				want.Object = Slim(want.Object.DeepCopyObject()).(runtime.Object)
+				if diff := cmp.Diff(want, got[i]); diff != "" {
+					t.Errorf("%s item %d (%d workers): the slim reader and Slim differ (-Slim +slim reader):\n%s", name, i, workers, diff)
+				}
+				wo, _ := Observe(whole[i])
+				so, _ := Observe(got[i])
+				if diff := cmp.Diff(wo, so); diff != "" {
+					t.Errorf("%s item %d (%d workers): observations differ (-whole +slim):\n%s", name, i, workers, diff)
+				}
+			}
+		}
+	}
+}
+
+// richLines is a recording of richPod twice (the second read from the spec cache) and an Event
+// with every member set.
+func richLines(t *testing.T) []byte {
+	t.Helper()
+	p := richPod()
+	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
+	ev := &corev1.Event{
+		TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: "web-1.1", Namespace: "ns", UID: "ev-uid", ResourceVersion: "9",
+			ManagedFields: managed, Labels: map[string]string{"x": "y"}},
+		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: "web-1", UID: "pod-uid",
+			APIVersion: "v1", ResourceVersion: "7", FieldPath: "spec.containers{app}"},
+		Reason: "Unhealthy", Message: "Readiness probe failed: \x1b]52;c;aGk=\x07 <b>", Type: "Warning", Count: 2,
+		Source:         corev1.EventSource{Component: "kubelet", Host: "node-1"},
+		FirstTimestamp: metav1.Unix(1, 0), LastTimestamp: metav1.Unix(2, 0), EventTime: metav1.NewMicroTime(time.Unix(3, 5000)),
+		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(time.Unix(4, 0))},
+		Action: "Probe", ReportingController: "kubelet", ReportingInstance: "node-1",
+		Related: &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
+	}
+	var b bytes.Buffer
+	b.WriteString(headerLine + "\n")
+	for i, obj := range []runtime.Object{p, p, ev} {
+		line, err := json.Marshal(map[string]any{"time": time.Unix(200+int64(i), 0).UTC(), "type": "MODIFIED", "object": obj})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(line, '\n'))
+	}
+	return b.Bytes()
+}
