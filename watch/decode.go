@@ -170,14 +170,13 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error
 func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (done bool, err error) {
 	switch obj := obj.(type) {
 	case *corev1.Pod:
-		p := obj
 		w := &o.slim.pod
-		*w = slimWirePod{Spec: cachedSpec{o.specs, &p.Spec}}
+		*w = slimWirePod{Spec: cachedSpec{o.specs, &obj.Spec}}
 		if err := decode(w); err != nil {
 			return true, err
 		}
-		w.fill(p)
-		o.obj = p
+		w.fill(obj)
+		o.obj = obj
 	case *corev1.Event:
 		w := &o.slim.event
 		*w = slimWireEvent{}
