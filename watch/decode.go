@@ -173,7 +173,7 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 		w := &o.slim.pod
 		*w = slimWirePod{Spec: cachedSpec{o.specs, &obj.Spec}}
 		if err := decode(w); err != nil {
-			return true, err
+			return true, asWhole(err)
 		}
 		w.fill(obj)
 		o.obj = obj
@@ -181,7 +181,7 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 		w := &o.slim.event
 		*w = slimWireEvent{}
 		if err := decode(w); err != nil {
-			return true, err
+			return true, asWhole(err)
 		}
 		w.fill(obj)
 		o.obj = obj

@@ -1,6 +1,10 @@
 package watch
 
 import (
+	"errors"
+	"reflect"
+
+	"github.com/go-json-experiment/json"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -159,4 +163,42 @@ func (w *slimWireEvent) fill(e *corev1.Event) {
 	if w.Series != nil {
 		e.Series = &corev1.EventSeries{Count: w.Series.Count, LastObservedTime: w.Series.LastObservedTime}
 	}
+}
+
+// wholeTypes name, for each wire type, the Kubernetes type it stands for.
+var wholeTypes = map[reflect.Type]reflect.Type{
+	reflect.TypeFor[slimWirePod]():             reflect.TypeFor[corev1.Pod](),
+	reflect.TypeFor[slimWireMeta]():            reflect.TypeFor[metav1.ObjectMeta](),
+	reflect.TypeFor[slimWireStatus]():          reflect.TypeFor[corev1.PodStatus](),
+	reflect.TypeFor[slimWireCondition]():       reflect.TypeFor[corev1.PodCondition](),
+	reflect.TypeFor[slimWireContainerStatus](): reflect.TypeFor[corev1.ContainerStatus](),
+	reflect.TypeFor[slimWireEvent]():           reflect.TypeFor[corev1.Event](),
+	reflect.TypeFor[slimWireEventMeta]():       reflect.TypeFor[metav1.ObjectMeta](),
+	reflect.TypeFor[slimWireObjectRef]():       reflect.TypeFor[corev1.ObjectReference](),
+	reflect.TypeFor[slimWireEventSource]():     reflect.TypeFor[corev1.EventSource](),
+	reflect.TypeFor[slimWireEventSeries]():     reflect.TypeFor[corev1.EventSeries](),
+}
+
+// asWhole has a decoding error name the Kubernetes type a wire type stands for, as the error of
+// decoding the whole object would ("cannot unmarshal JSON string into Go v1.PodStatus"), not a
+// type of this package.
+func asWhole(err error) error {
+	var se *json.SemanticError
+	if errors.As(err, &se) && se.GoType != nil {
+		se.GoType = wholeType(se.GoType)
+	}
+	return err
+}
+
+func wholeType(t reflect.Type) reflect.Type {
+	switch t.Kind() {
+	case reflect.Slice:
+		return reflect.SliceOf(wholeType(t.Elem()))
+	case reflect.Pointer:
+		return reflect.PointerTo(wholeType(t.Elem()))
+	}
+	if w, ok := wholeTypes[t]; ok {
+		return w
+	}
+	return t
 }

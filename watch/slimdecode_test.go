@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,39 @@ func richLines(t *testing.T) []byte {
 		b.Write(append(line, '\n'))
 	}
 	return b.Bytes()
+}
+
+// TestSlimReaderErrorsAsWhole: a member a slim reader reads, holding a value of the wrong type,
+// is the same one-line error as when the whole object is read, naming the Kubernetes type and
+// not a wire type of this package.
+func TestSlimReaderErrorsAsWhole(t *testing.T) {
+	for _, obj := range []string{
+		`{"kind":"Pod","apiVersion":"v1","status":"x"}`,
+		`{"kind":"Pod","apiVersion":"v1","metadata":7}`,
+		`{"kind":"Pod","apiVersion":"v1","metadata":{"ownerReferences":{}}}`,
+		`{"kind":"Pod","apiVersion":"v1","status":{"conditions":["x"]}}`,
+		`{"kind":"Pod","apiVersion":"v1","status":{"containerStatuses":{"name":"a"}}}`,
+		`{"kind":"Pod","apiVersion":"v1","status":{"initContainerStatuses":[{"state":[]}]}}`,
+		`{"kind":"Pod","apiVersion":"v1","spec":{"containers":"x"}}`,
+		`{"kind":"Event","apiVersion":"v1","involvedObject":3}`,
+		`{"kind":"Event","apiVersion":"v1","series":"x"}`,
+		`{"kind":"Event","apiVersion":"v1","source":[]}`,
+		`{"kind":"Event","apiVersion":"v1","metadata":{"uid":1}}`,
+	} {
+		line := []byte(`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":` + obj + "}")
+		whole, werr := newLineDecoder().decode(line)
+		_, serr := newSlimLineDecoder().decode(line)
+		if werr == nil || serr == nil {
+			t.Errorf("%s: whole error %v (%T), slim error %v", obj, werr, whole.item.Object, serr)
+			continue
+		}
+		// The library words an error "cannot" or "unable to" at random, so that nobody relies on it.
+		norm := func(err error) string { return strings.ReplaceAll(err.Error(), "unable to", "cannot") }
+		if norm(werr) != norm(serr) {
+			t.Errorf("%s:\nwhole: %v\nslim:  %v", obj, werr, serr)
+		}
+		if strings.Contains(serr.Error(), "slimWire") || strings.Contains(serr.Error(), "watch.") {
+			t.Errorf("%s: the error names a type of this package: %v", obj, serr)
+		}
+	}
 }
