@@ -44,17 +44,20 @@ func TestPodEncodersAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalPod(v)
+		got, err := marshalPod(nil, v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
 			t.Errorf("view %d: encoding/json (-) and marshalPod (+) differ:\n%s", i, diff)
 		}
+		if after, _ := marshalPod([]byte("prefix,"), v); string(after) != "prefix,"+string(want) {
+			t.Errorf("view %d: marshalPod after other bytes wrote %.60q..., want them kept and the pod after", i, after)
+		}
 	}
 	bad := podJSON{Name: "a\xffb"}
 	want, _ := json.Marshal(bad)
-	got, err := marshalPod(bad)
+	got, err := marshalPod(nil, bad)
 	if err != nil {
 		t.Fatal(err)
 	}
