@@ -171,7 +171,7 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 	switch obj := obj.(type) {
 	case *corev1.Pod:
 		w := &o.slim.pod
-		*w = slimWirePod{Spec: cachedSpec{o.specs, &obj.Spec}}
+		w.reset(cachedSpec{o.specs, &obj.Spec})
 		if err := decode(w); err != nil {
 			return true, asWhole(err)
 		}

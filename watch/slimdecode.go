@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -53,12 +54,12 @@ func (m *slimWireMeta) meta() metav1.ObjectMeta {
 
 // slimWireStatus is what slimPod keeps of a PodStatus.
 type slimWireStatus struct {
-	Phase                      corev1.PodPhase           `json:"phase"`
-	Reason                     string                    `json:"reason"`
-	Conditions                 []slimWireCondition       `json:"conditions"`
-	InitContainerStatuses      []slimWireContainerStatus `json:"initContainerStatuses"`
-	ContainerStatuses          []slimWireContainerStatus `json:"containerStatuses"`
-	EphemeralContainerStatuses []slimWireContainerStatus `json:"ephemeralContainerStatuses"`
+	Phase                      corev1.PodPhase                   `json:"phase"`
+	Reason                     string                            `json:"reason"`
+	Conditions                 wireList[slimWireCondition]       `json:"conditions"`
+	InitContainerStatuses      wireList[slimWireContainerStatus] `json:"initContainerStatuses"`
+	ContainerStatuses          wireList[slimWireContainerStatus] `json:"containerStatuses"`
+	EphemeralContainerStatuses wireList[slimWireContainerStatus] `json:"ephemeralContainerStatuses"`
 }
 
 type slimWireCondition struct {
@@ -79,6 +80,50 @@ type slimWireContainerStatus struct {
 	ContainerID          string                `json:"containerID"`
 }
 
+// reset readies w for the next pod, whose spec goes through spec, keeping its lists' room.
+func (w *slimWirePod) reset(spec cachedSpec) {
+	st := &w.Status
+	c, i, a, e := st.Conditions.items, st.InitContainerStatuses.items, st.ContainerStatuses.items, st.EphemeralContainerStatuses.items
+	*w = slimWirePod{Spec: spec}
+	st.Conditions.items, st.InitContainerStatuses.items = c[:0], i[:0]
+	st.ContainerStatuses.items, st.EphemeralContainerStatuses.items = a[:0], e[:0]
+}
+
+// wireList is a JSON array read into a slice used again from object to object (where decoding
+// into a new slice grew one for every pod, a tenth of what a replay allocated); set says the
+// member held an array, not null or nothing, which decodes to a nil slice.
+type wireList[T any] struct {
+	items []T
+	set   bool
+}
+
+// UnmarshalJSONFrom implements json.UnmarshalerFrom.
+func (l *wireList[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	l.items, l.set = l.items[:0], false
+	switch dec.PeekKind() {
+	case 'n':
+		_, err := dec.ReadToken()
+		return err
+	case '[':
+	default:
+		var v []T
+		return json.UnmarshalDecode(dec, &v) // the library's error for what is not an array
+	}
+	if _, err := dec.ReadToken(); err != nil {
+		return err
+	}
+	for dec.PeekKind() != ']' {
+		var zero T
+		l.items = append(l.items, zero)
+		if err := json.UnmarshalDecode(dec, &l.items[len(l.items)-1]); err != nil {
+			return err
+		}
+	}
+	_, err := dec.ReadToken()
+	l.set = true
+	return err
+}
+
 // fill makes p, whose spec w decoded, the Pod that slimPod would make of the whole one.
 func (w *slimWirePod) fill(p *corev1.Pod) {
 	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
@@ -87,19 +132,20 @@ func (w *slimWirePod) fill(p *corev1.Pod) {
 		InitContainerStatuses:      slimWireStatuses(w.Status.InitContainerStatuses),
 		ContainerStatuses:          slimWireStatuses(w.Status.ContainerStatuses),
 		EphemeralContainerStatuses: slimWireStatuses(w.Status.EphemeralContainerStatuses)}
-	if w.Status.Conditions != nil {
-		p.Status.Conditions = make([]corev1.PodCondition, len(w.Status.Conditions))
-		for i, c := range w.Status.Conditions {
+	if w.Status.Conditions.set {
+		p.Status.Conditions = make([]corev1.PodCondition, len(w.Status.Conditions.items))
+		for i, c := range w.Status.Conditions.items {
 			p.Status.Conditions[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason,
 				Message: c.Message, LastTransitionTime: c.LastTransitionTime}
 		}
 	}
 }
 
-func slimWireStatuses(list []slimWireContainerStatus) []corev1.ContainerStatus {
-	if list == nil {
+func slimWireStatuses(l wireList[slimWireContainerStatus]) []corev1.ContainerStatus {
+	if !l.set {
 		return nil
 	}
+	list := l.items
 	out := make([]corev1.ContainerStatus, len(list))
 	for i := range list {
 		c := &list[i]
