@@ -23,13 +23,13 @@ func TestPodEncodersAgree(t *testing.T) {
 		Evidence: []Evidence{{What: hostile}}, Offset: gap, Why: hostile, Gap: &gap}
 	views := []podJSON{
 		{},
-		{Statuses: []StatusChange{}, Milestones: []Milestone{}, Containers: []containerJSON{}, Gaps: []Gap{}, Findings: []Finding{}},
+		{Statuses: []StatusChange{}, Milestones: []placedMilestone{}, Containers: []containerJSON{}, Gaps: []Gap{}, Findings: []Finding{}},
 		{Namespace: hostile, Name: hostile, UID: hostile, Node: hostile, Owner: &OwnerRef{Kind: "Job", Name: hostile},
 			Created: at, Phase: hostile, Status: hostile, Deleted: true, LastSeen: at,
 			Statuses:   []StatusChange{{At: at, Status: hostile, Phase: hostile}},
-			Milestones: []Milestone{m, {Kind: "start"}},
+			Milestones: []placedMilestone{{&m, &gap}, {&Milestone{Kind: "start"}, nil}},
 			Containers: []containerJSON{
-				{Name: hostile, Kind: "sidecar", RestartCount: 3, State: hostile, Milestones: []Milestone{m},
+				{Name: hostile, Kind: "sidecar", RestartCount: 3, State: hostile, Milestones: []placedMilestone{{&m, nil}},
 					Segments: []Segment{{State: "running", Reason: hostile, From: at}, {From: at, To: at}},
 					Logs: []runLogJSON{{Attempt: 1, RunLog: RunLog{First: at, Last: at, Lines: 7,
 						PerSecond: SeqOf(LogCount{}, LogCount{Lines: 3})}}, {}}},
