@@ -14,7 +14,7 @@ import (
 // A Reader made slim (Reader.Slim) decodes a Pod or a core/v1 Event into what Slim keeps of it,
 // reading only those members of each line: labels, annotations, volume mounts, images, resources
 // and the like are skipped as JSON (checked to be well-formed, not decoded). The object comes out
-// as Slim of the whole one (TestSlimDecodeIsSlim), so translation sees the same: what replay needs,
+// as Slim of the whole one (TestSlimReaderReadsAsSlim), so translation sees the same: what replay needs,
 // for a fraction of the decoding. A member replay does not read that holds a value of the wrong
 // type (a number for the labels) then goes unnoticed, as it would under a Kubernetes client that
 // does not know the member.
