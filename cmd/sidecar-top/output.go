@@ -104,8 +104,8 @@ const marshalWindow = 256
 
 // marshalWindowAt marshals at(from) … at(to-1), spread over GOMAXPROCS goroutines (a snapshot
 // is immutable, and what a Pod derives on demand is derived once under a sync.Once), into the
-// buffers of reuse where it has them (what the window before was written from: a Job's pods
-// were a third of a replay's allocations, for output written once).
+// buffers of reuse where it has them (what the window before was written from): a new slice
+// for each pod's JSON, written once, was a twelfth of what replay -o json of a Job allocated.
 func marshalWindowAt(at func(int) any, from, to int, reuse [][]byte) ([][]byte, error) {
 	out := reuse[:min(len(reuse), to-from)]
 	for len(out) < to-from {
