@@ -44,7 +44,7 @@ type containerJSON struct {
 // placedMilestone is a milestone as JSON output writes it: its own members, then its gap from
 // the one before in the pod's time order. This Gap hides the Milestone's own, which a snapshot
 // leaves unset; the milestone itself is not copied (264 bytes, twice for every milestone of
-// every pod: a tenth of what replay -o json of a Job allocated).
+// every pod: 7% of what replay -o json of a 2,200-pod Job allocated).
 type placedMilestone struct {
 	*Milestone
 	Gap *Span `json:"gap,omitempty"`
