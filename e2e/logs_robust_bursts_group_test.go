@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -46,6 +47,57 @@ func TestLogsRobustFloodBurstsOf(t *testing.T) {
 				t.Errorf("%s: bursts %v, want %v", tc.name, got, tc.want)
 				break
 			}
+		}
+	}
+}
+
+// errorsTB keeps what a check reports as an error, and drops what it logs.
+type errorsTB struct {
+	testing.TB
+	errs []string
+}
+
+func (e *errorsTB) Helper()             {}
+func (e *errorsTB) Logf(string, ...any) {}
+func (e *errorsTB) Errorf(format string, a ...any) {
+	e.errs = append(e.errs, fmt.Sprintf(format, a...))
+}
+
+// TestLogsRobustFloodLosses: what checkFloodBursts lays at a rotation's door and what at the
+// recorder's (no cluster needed; it runs with the flood test it serves).
+func TestLogsRobustFloodLosses(t *testing.T) {
+	t.Parallel()
+	base := time.Date(2026, 12, 5, 9, 35, 0, 0, time.UTC)
+	// bursts of the flood, burst i from base+i/2 s, whole but for what lost gives it.
+	bursts := func(lost map[int]int) []floodBurst {
+		var out []floodBurst
+		for i := range floodBursts {
+			at := base.Add(time.Duration(i) * 500 * time.Millisecond)
+			b := floodBurst{lineLen: floodLineLen - i%2, lines: floodBurstLines - lost[i], first: at, last: at.Add(100 * time.Millisecond)}
+			out = append(out, b)
+		}
+		return out
+	}
+	rot := func(s int) time.Time { return base.Add(time.Duration(s) * time.Second) }
+	for _, tc := range []struct {
+		name      string
+		lost      map[int]int
+		rotations []time.Time
+		errors    int
+		lostLines int
+	}{
+		{"whole", nil, []time.Time{rot(3)}, 0, 0},
+		{"lost at a rotation", map[int]int{10: 326}, []time.Time{rot(5)}, 0, 326},
+		{"lost across the pause between two bursts", map[int]int{10: 20, 11: 30}, []time.Time{rot(5)}, 0, 50},
+		{"lost in two bursts apart, one rotation", map[int]int{10: 20, 12: 30}, []time.Time{rot(5)}, 1, 20},
+		{"lost in three bursts, one rotation", map[int]int{10: 20, 11: 30, 12: 5}, []time.Time{rot(5)}, 1, 50},
+		{"lost with no rotation near", map[int]int{40: 3}, []time.Time{rot(5)}, 1, 0},
+		{"lost with no rotation", map[int]int{4: 3}, nil, 1, 0},
+	} {
+		e := &errorsTB{TB: t}
+		lines, _ := checkFloodBursts(e, bursts(tc.lost), tc.rotations)
+		if len(e.errs) != tc.errors || lines != tc.lostLines {
+			t.Errorf("%s: %d errors %q, %d lines laid at rotations; want %d errors, %d lines", tc.name, len(e.errs), e.errs, lines, tc.errors, tc.lostLines)
 		}
 	}
 }

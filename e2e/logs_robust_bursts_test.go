@@ -83,7 +83,7 @@ func rotationTimes(t *testing.T, files []string) []time.Time {
 // Anything else (a burst missing, lines missing from a burst no rotation touched, more lines
 // than printed) is the recorder's.
 // It returns the lines and bytes the kubelet's stream did not carry.
-func checkFloodBursts(t *testing.T, bursts []floodBurst, rotations []time.Time) (lostLines, lostBytes int) {
+func checkFloodBursts(t testing.TB, bursts []floodBurst, rotations []time.Time) (lostLines, lostBytes int) {
 	t.Helper()
 	if len(bursts) != floodBursts {
 		t.Errorf("flood run 0: the recording has %d bursts of lines, the container printed %d", len(bursts), floodBursts)
