@@ -166,18 +166,33 @@ func errNothing(name string) error {
 	return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 }
 
-// readObservations translates every item of a recording, keeping the observations only.
+// readObservations translates every item of a recording, keeping the observations only: as the
+// recording reader's workers translated them, when src is one (watch.ObservedSource).
 func readObservations(ctx context.Context, src watch.Source) ([]timeline.Observation, error) {
+	next := func() (timeline.Observation, bool, error) {
+		it, err := src.Next(ctx)
+		if err != nil {
+			return timeline.Observation{}, false, err
+		}
+		o, ok := watch.Observe(it)
+		return o, ok, nil
+	}
+	if observed, ok := src.(watch.ObservedSource); ok {
+		next = func() (timeline.Observation, bool, error) {
+			_, o, ok, err := observed.NextObserved(ctx)
+			return o, ok, err
+		}
+	}
 	var obs []timeline.Observation
 	for {
-		it, err := src.Next(ctx)
+		o, ok, err := next()
 		if err == io.EOF {
 			return obs, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if o, ok := watch.Observe(it); ok {
+		if ok {
 			obs = append(obs, o)
 		}
 	}
