@@ -123,8 +123,9 @@ func TestSlimPod(t *testing.T) {
 	}
 }
 
-func TestSlimEventAndJob(t *testing.T) {
-	ev := &corev1.Event{
+// richEvent has, beside what translation reads, what a real Event carries and translation does not.
+func richEvent() *corev1.Event {
+	return &corev1.Event{
 		ObjectMeta: metav1.ObjectMeta{Name: "web-1.1", Namespace: "ns", UID: "ev-uid", ResourceVersion: "9",
 			ManagedFields: managed, Labels: map[string]string{"x": "y"}},
 		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: "web-1", UID: "pod-uid",
@@ -136,7 +137,11 @@ func TestSlimEventAndJob(t *testing.T) {
 		Action: "Start", ReportingController: "kubelet", ReportingInstance: "node-1",
 		Related: &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
 	}
-	job := &batchv1.Job{
+}
+
+// richJob has, beside what translation reads, what a real Job carries and translation does not.
+func richJob() *batchv1.Job {
+	return &batchv1.Job{
 		ObjectMeta: metav1.ObjectMeta{Name: "batch", Namespace: "ns", UID: "job-uid", ResourceVersion: "3",
 			CreationTimestamp: metav1.Unix(5, 0), Labels: map[string]string{"x": "y"}},
 		Spec: batchv1.JobSpec{Parallelism: ptr.To[int32](2), Template: corev1.PodTemplateSpec{Spec: richPod().Spec}},
@@ -145,6 +150,10 @@ func TestSlimEventAndJob(t *testing.T) {
 				Status: corev1.ConditionTrue, LastProbeTime: metav1.Unix(7, 0), LastTransitionTime: metav1.Unix(8, 0),
 				Reason: "r", Message: "m"}}},
 	}
+}
+
+func TestSlimEventAndJob(t *testing.T) {
+	ev, job := richEvent(), richJob()
 	tests := []struct {
 		in, want runtime.Object
 	}{

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
@@ -81,28 +80,20 @@ func TestSlimReaderReadsAsSlim(t *testing.T) {
 	}
 }
 
-// richLines is a recording of richPod twice (the second read from the spec cache) and an Event
-// with every member set.
+// richLines is a recording of richPod twice (the second read from the spec cache), richEvent
+// with a message a container wrote, and richJob.
 func richLines(t *testing.T) []byte {
 	t.Helper()
 	p := richPod()
 	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
-	ev := &corev1.Event{
-		TypeMeta: metav1.TypeMeta{Kind: "Event", APIVersion: "v1"},
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1.1", Namespace: "ns", UID: "ev-uid", ResourceVersion: "9",
-			ManagedFields: managed, Labels: map[string]string{"x": "y"}},
-		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: "web-1", UID: "pod-uid",
-			APIVersion: "v1", ResourceVersion: "7", FieldPath: "spec.containers{app}"},
-		Reason: "Unhealthy", Message: "Readiness probe failed: \x1b]52;c;aGk=\x07 <b>", Type: "Warning", Count: 2,
-		Source:         corev1.EventSource{Component: "kubelet", Host: "node-1"},
-		FirstTimestamp: metav1.Unix(1, 0), LastTimestamp: metav1.Unix(2, 0), EventTime: metav1.NewMicroTime(time.Unix(3, 5000)),
-		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(time.Unix(4, 0))},
-		Action: "Probe", ReportingController: "kubelet", ReportingInstance: "node-1",
-		Related: &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
-	}
+	ev := richEvent()
+	ev.TypeMeta = metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}
+	ev.Reason, ev.Message, ev.Type = "Unhealthy", "Readiness probe failed: \x1b]52;c;aGk=\x07 <b>", "Warning"
+	job := richJob()
+	job.TypeMeta = metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"}
 	var b bytes.Buffer
 	b.WriteString(headerLine + "\n")
-	for i, obj := range []runtime.Object{p, p, ev} {
+	for i, obj := range []runtime.Object{p, p, ev, job} {
 		line, err := json.Marshal(map[string]any{"time": time.Unix(200+int64(i), 0).UTC(), "type": "MODIFIED", "object": obj})
 		if err != nil {
 			t.Fatal(err)
