@@ -78,6 +78,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 	}
 	d.crossLane(ps, lanes, ps.rows.deleting)
+	d.boundStartedByInitialized(lanes, out.Milestones)
 	d.boundReadyByPod(lanes, out.Milestones)
 	var end time.Time
 	if ps.deleted != nil {

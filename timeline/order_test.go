@@ -113,3 +113,71 @@ func notCutAtZero(t *testing.T, p *timeline.Pod, name string) {
 	}
 	t.Errorf("no gap %s in %+v", name, p.Gaps)
 }
+
+// podInitialized is pod p's Initialized milestone.
+func podInitialized(t *testing.T, p *timeline.Pod) timeline.Milestone {
+	t.Helper()
+	for _, m := range p.Milestones.All() {
+		if m.Kind == timeline.MInitialized {
+			return *m
+		}
+	}
+	t.Fatal("no pod Initialized milestone")
+	return timeline.Milestone{}
+}
+
+// initializedAt is a pod whose sidecar s and app wait as given, Initialized in second at.
+func initializedAt(at float64, s timeline.ContainerObservation) *timeline.PodObservation {
+	app := timeline.ContainerObservation{Name: "app", Kind: timeline.KindApp,
+		Status: &timeline.ContainerStatus{Waiting: &timeline.Waiting{Reason: "PodInitializing"}}}
+	p := pod("a", s, app)
+	p.Conditions = []timeline.Condition{{Type: "Initialized", Status: "True", LastTransition: sec(at)}}
+	return p
+}
+
+// TestSidecarStartedBeforePodInitialized: the kubelet sets the pod Initialized once the last
+// sidecar has started, so the sidecar's started, observed only when a status showed it, is
+// bounded by the Initialized condition's second (seen in e2e TestMatrixStartupProbesSerial: the
+// last sidecar's started read 13 ms after the pod's Initialized).
+func TestSidecarStartedBeforePodInitialized(t *testing.T) {
+	b := timeline.NewBuilder()
+	s1 := running("s1", timeline.KindSidecar, 30, false, "c1")
+	s1.Status.Started = boolp(false)
+	apply(b, 30.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", s1)})
+	s1.Status.Started = boolp(true)
+	apply(b, 34.013, timeline.Observation{Pod: initializedAt(33, s1)})
+
+	p := b.Snapshot().Pods.At(0)
+	started, init := find(t, p, "s1", timeline.MStarted, 0), podInitialized(t, p)
+	if !started.Latest.Equal(init.Latest) || started.At.After(init.At) {
+		t.Errorf("s1 started at %s [%s, %s], pod Initialized at %s [%s, %s]: want s1's latest the pod's, and s1 no later",
+			started.At.Sub(t0), started.Earliest.Sub(t0), started.Latest.Sub(t0),
+			init.At.Sub(t0), init.Earliest.Sub(t0), init.Latest.Sub(t0))
+	}
+}
+
+// TestSidecarRunBegunInTheSecondOfInitialized: a sidecar's second run began within the second of
+// the pod's Initialized. If its first run did not certainly exit before that second, the first
+// may have been the one that started, so the second run's started is not bounded by Initialized;
+// if it did, the second run was the one the kubelet waited for.
+func TestSidecarRunBegunInTheSecondOfInitialized(t *testing.T) {
+	for _, c := range []struct {
+		exit    float64 // when the first run exited
+		latest  float64 // the second run's started's latest
+		bounded bool
+	}{{33, 34.2, false}, {32, 33.999999999, true}} {
+		b := timeline.NewBuilder()
+		s1 := running("s1", timeline.KindSidecar, 30, false, "c1")
+		apply(b, 30.5, timeline.Observation{Type: timeline.Added, Pod: pod("a", s1)})
+		again := running("s1", timeline.KindSidecar, 33, false, "c2")
+		again.Status.RestartCount = 1
+		again.Status.LastTerminated = exited("s1", timeline.KindSidecar, 30, c.exit, 1, "c1").Status.Terminated
+		apply(b, 34.2, timeline.Observation{Pod: initializedAt(33, again)})
+
+		p := b.Snapshot().Pods.At(0)
+		if started := find(t, p, "s1", timeline.MStarted, 1); !started.Latest.Equal(sec(c.latest)) {
+			t.Errorf("first run exited at %vs: s1#1 started at %s [%s, %s], want its latest %vs (bounded by Initialized: %v)",
+				c.exit, started.At.Sub(t0), started.Earliest.Sub(t0), started.Latest.Sub(t0), c.latest, c.bounded)
+		}
+	}
+}

@@ -52,16 +52,7 @@ func (d *deriver) boundStartedByNext(lanes []*passLane) {
 		if s := l.find(startKind(run), run); s != nil && first.when.hi.Before(s.At) {
 			continue // evidence no kubelet makes: the next container's Event before this run began
 		}
-		iv, ok := interval{m.Earliest, m.Latest}.tighten(time.Time{}, first.when.hi)
-		if !ok {
-			continue
-		}
-		m = findMilestone(l.edit(run), MStarted, run)
-		if m.At.Equal(m.Latest) {
-			m.At = iv.hi // an observed change: placed at its latest
-		}
-		m.Latest, m.At = iv.hi, iv.clamp(m.At)
-		m.Evidence = append(m.Evidence, Evidence{What: "before " + next.name() + "'s first Event " + first.ev.Reason,
+		d.boundStartedBefore(l, run, first.when.hi, Evidence{What: "before " + next.name() + "'s first Event " + first.ev.Reason,
 			NameTime: first.nameTime, API: first.api, Precision: first.apiPrec, Received: first.received,
 			Note: "the kubelet starts the next container only after this one has started"})
 	}
