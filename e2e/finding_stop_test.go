@@ -70,7 +70,7 @@ func TestFindingGraceSpentByApps(t *testing.T) {
 	noFinding(t, p, timeline.FindingReadinessHeld, "s1")
 }
 
-// TestFindingPreStopUsedGrace: on deletion the app's preStop hook takes 5.5 s of the 6 s grace
+// TestFindingPreStopUsedGrace: on deletion the app's preStop hook takes 5.5 s of the 8 s grace
 // period before its SIGTERM: prestop-used-grace about the app. web's hook takes 1 s: no finding.
 // The API does not say when a hook returned, so the finding says how far into the grace period
 // the app exited, which its hook and its shutdown share.

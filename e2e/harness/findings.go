@@ -75,11 +75,11 @@ var (
 		Points: points(lifecycle("app", 0), ignoresTerm("s1"),
 			pt("app", timeline.MReady, 0, "app ready-file", NotBefore)),
 	}
-	// FindingPreStop: on deletion the app's preStop hook takes 5.5 s of the 6 s grace period,
+	// FindingPreStop: on deletion the app's preStop hook takes 5.5 s of the 8 s grace period,
 	// web's 1 s; then the sidecar s1 stops.
 	FindingPreStop = Scenario{
 		Test: "TestFindingPreStopUsedGrace", Name: "fd-prestop",
-		Title:    "the app's preStop hook takes 5.5 s of the 6 s grace period; web's takes 1 s",
+		Title:    "the app's preStop hook takes 5.5 s of the 8 s grace period; web's takes 1 s",
 		Manifest: "finding-prestop", Target: "pod/finding-prestop", PodPrefix: "finding-prestop",
 		Until: "deleted", Timeout: 120 * time.Second, Then: ReadyThenDelete("finding-prestop"),
 		Points: points(lifecycle("s1", 0), lifecycle("app", 0), lifecycle("web", 0),
