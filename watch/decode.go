@@ -66,8 +66,8 @@ type lineDecoder struct {
 func newLineDecoder() *lineDecoder { return &lineDecoder{} }
 
 // newSlimLineDecoder decodes Pods and core/v1 Events as Slim keeps them (see slimWirePod).
-func newSlimLineDecoder() *lineDecoder {
-	return &lineDecoder{specs: specCache{slim: true}, slim: &slimWire{}}
+func newSlimLineDecoder(transient bool) *lineDecoder {
+	return &lineDecoder{specs: specCache{slim: true}, slim: &slimWire{transient: transient}}
 }
 
 // decodeLine decodes one item line, with a decoder of its own.
@@ -94,6 +94,9 @@ func (d *lineDecoder) decode(b []byte) (decoded, error) {
 	}
 	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
 	obs, ok := Observe(it) // newObject makes only the types Observe knows, and Notes
+	if d.slim != nil && d.slim.owns(it.Object) {
+		it.Object = nil // the next line is decoded into it: the observation is all there is
+	}
 	return decoded{item: it, obs: obs, isObs: ok}, nil
 }
 
@@ -139,7 +142,7 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error
 	case apiVersion == "":
 		return errors.New("the object has no \"apiVersion\"")
 	}
-	obj := newObject(kind, apiVersion)
+	obj := o.newObject(kind, apiVersion)
 	if obj == nil {
 		o.skipped = true
 		return skip()
@@ -194,6 +197,20 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 		return false, nil
 	}
 	return true, nil
+}
+
+// newObject is newObject, or the decoding worker's own Pod or Event when it is transient.
+func (o *wireObject) newObject(kind, apiVersion string) runtime.Object {
+	if o.slim != nil && o.slim.transient && apiVersion == "v1" {
+		switch kind {
+		case "Pod":
+			return o.slim.reusedPod()
+		case "Event":
+			o.slim.eventObj = corev1.Event{}
+			return &o.slim.eventObj
+		}
+	}
+	return newObject(kind, apiVersion)
 }
 
 // newObject returns an empty object of the kind and apiVersion, or nil for one Observe does

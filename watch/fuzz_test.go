@@ -183,7 +183,8 @@ func FuzzReader(f *testing.F) {
 }
 
 // checkSlimRead: where a reader accepts the input whole, a slim one (Reader.Slim) accepts it
-// too and makes of each object what Slim keeps of it. (Where it does not, a slim reader may
+// too and makes of each object what Slim keeps of it, and a transient one (Reader.Transient)
+// observes it as the slim one does. (Where it does not, a slim reader may
 // accept a line whose error was in a member it skips.)
 func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {
 	t.Helper()
@@ -204,6 +205,7 @@ func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {
 			}
 		}
 	}
+	checkTransientRead(t, "fuzz", data)
 }
 
 // checkItem holds an item to what the timeline expects of one.

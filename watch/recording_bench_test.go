@@ -43,15 +43,12 @@ func benchRecording(b *testing.B) []byte {
 
 // BenchmarkReader measures reading a recording observation by observation, as replay does:
 // each line decoded into its object and translated by Observe, on the reader's workers; whole
-// objects, and slim ones as replay reads them (Reader.Slim).
+// objects, slim ones (Reader.Slim), and slim ones decoded into one object per worker as replay
+// reads them (Reader.Transient).
 func BenchmarkReader(b *testing.B) {
 	data := benchRecording(b)
-	for _, slim := range []bool{false, true} {
-		name := "whole"
-		if slim {
-			name = "slim"
-		}
-		b.Run(name, func(b *testing.B) {
+	for _, mode := range []string{"whole", "slim", "transient"} {
+		b.Run(mode, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
@@ -59,8 +56,11 @@ func BenchmarkReader(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if slim {
+				switch mode {
+				case "slim":
 					rd.Slim()
+				case "transient":
+					rd.Transient()
 				}
 				for {
 					_, err := rd.NextObservation(context.Background())

@@ -3,6 +3,7 @@ package watch
 import (
 	"errors"
 	"reflect"
+	"slices"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
@@ -24,6 +25,28 @@ import (
 type slimWire struct {
 	pod   slimWirePod
 	event slimWireEvent
+
+	// A transient decoder (Reader.Transient) decodes every Pod into podObj and every Event into
+	// eventObj, once the last line's is translated.
+	transient bool
+	podObj    corev1.Pod
+	eventObj  corev1.Event
+}
+
+// reusedPod is podObj, emptied for the next line but for the room of its status lists, which
+// fill writes into: nothing holds them once the pod is translated (Observe copies what it reads).
+func (s *slimWire) reusedPod() *corev1.Pod {
+	st := s.podObj.Status
+	s.podObj = corev1.Pod{}
+	p := &s.podObj.Status
+	p.Conditions, p.InitContainerStatuses = st.Conditions[:0], st.InitContainerStatuses[:0]
+	p.ContainerStatuses, p.EphemeralContainerStatuses = st.ContainerStatuses[:0], st.EphemeralContainerStatuses[:0]
+	return &s.podObj
+}
+
+// owns reports whether obj is the transient decoder's own Pod or Event.
+func (s *slimWire) owns(obj any) bool {
+	return s.transient && (obj == any(&s.podObj) || obj == any(&s.eventObj))
 }
 
 // slimWirePod is what a slim reader decodes of a Pod.
@@ -125,34 +148,46 @@ func (l *wireList[T]) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 }
 
 // fill makes p, whose spec w decoded, the Pod that slimPod would make of the whole one.
+// The status lists go into p's own (empty, with room) where a transient decoder reuses p.
 func (w *slimWirePod) fill(p *corev1.Pod) {
+	old := p.Status
 	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
 	p.ObjectMeta = w.Meta.meta()
 	p.Status = corev1.PodStatus{Phase: w.Status.Phase, Reason: w.Status.Reason,
-		InitContainerStatuses:      slimWireStatuses(w.Status.InitContainerStatuses),
-		ContainerStatuses:          slimWireStatuses(w.Status.ContainerStatuses),
-		EphemeralContainerStatuses: slimWireStatuses(w.Status.EphemeralContainerStatuses)}
-	if w.Status.Conditions.set {
-		p.Status.Conditions = make([]corev1.PodCondition, len(w.Status.Conditions.items))
-		for i, c := range w.Status.Conditions.items {
-			p.Status.Conditions[i] = corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason,
-				Message: c.Message, LastTransitionTime: c.LastTransitionTime}
+		InitContainerStatuses:      slimWireStatuses(old.InitContainerStatuses, w.Status.InitContainerStatuses),
+		ContainerStatuses:          slimWireStatuses(old.ContainerStatuses, w.Status.ContainerStatuses),
+		EphemeralContainerStatuses: slimWireStatuses(old.EphemeralContainerStatuses, w.Status.EphemeralContainerStatuses)}
+	if l := w.Status.Conditions; l.set {
+		out := into(old.Conditions, len(l.items))
+		for _, c := range l.items {
+			out = append(out, corev1.PodCondition{Type: c.Type, Status: c.Status, Reason: c.Reason,
+				Message: c.Message, LastTransitionTime: c.LastTransitionTime})
 		}
+		p.Status.Conditions = out
 	}
 }
 
-func slimWireStatuses(l wireList[slimWireContainerStatus]) []corev1.ContainerStatus {
+// slimWireStatuses are the statuses l holds, written into dst's room: nil for a list that was
+// null or absent, as decoding the whole pod leaves it.
+func slimWireStatuses(dst []corev1.ContainerStatus, l wireList[slimWireContainerStatus]) []corev1.ContainerStatus {
 	if !l.set {
 		return nil
 	}
-	list := l.items
-	out := make([]corev1.ContainerStatus, len(list))
-	for i := range list {
-		c := &list[i]
-		out[i] = corev1.ContainerStatus{Name: c.Name, ContainerID: c.ContainerID, RestartCount: c.RestartCount,
-			Ready: c.Ready, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState}
+	out := into(dst, len(l.items))
+	for i := range l.items {
+		c := &l.items[i]
+		out = append(out, corev1.ContainerStatus{Name: c.Name, ContainerID: c.ContainerID, RestartCount: c.RestartCount,
+			Ready: c.Ready, Started: c.Started, State: c.State, LastTerminationState: c.LastTerminationState})
 	}
 	return out
+}
+
+// into is dst emptied, with room for n: a new slice (not nil, even for none) when dst has none.
+func into[T any](dst []T, n int) []T {
+	if dst == nil {
+		return make([]T, 0, n)
+	}
+	return slices.Grow(dst[:0], n)
 }
 
 // slimWireEvent is what slimEvent keeps of a core/v1 Event.

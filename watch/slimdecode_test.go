@@ -122,7 +122,7 @@ func TestSlimReaderErrorsAsWhole(t *testing.T) {
 	} {
 		line := []byte(`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":` + obj + "}")
 		whole, werr := newLineDecoder().decode(line)
-		_, serr := newSlimLineDecoder().decode(line)
+		_, serr := newSlimLineDecoder(false).decode(line)
 		if werr == nil || serr == nil {
 			t.Errorf("%s: whole error %v (%T), slim error %v", obj, werr, whole.item.Object, serr)
 			continue

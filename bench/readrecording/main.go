@@ -49,7 +49,7 @@ func run(path string) error {
 		return err
 	}
 	defer rd.Close()
-	rd.Slim() // as replay reads
+	rd.Transient() // as replay reads
 	n := 0
 	for {
 		o, err := rd.NextObservation(context.Background())

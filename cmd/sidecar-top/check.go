@@ -176,7 +176,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 		return timeline.Snapshot{}, nil, err
 	}
 	defer rd.Close()
-	rd.Slim() // its items are translated, nothing more
+	rd.Transient() // its items are translated (NextObserved), nothing more
 	res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err

@@ -93,13 +93,31 @@ type ceilingSource struct {
 func (c ceilingSource) Next(ctx context.Context) (watch.Item, error) {
 	it, err := c.Source.Next(ctx)
 	if err == nil {
-		c.f.mu.Lock()
-		if it.Time.After(c.f.ceiling) {
-			c.f.ceiling = it.Time
-		}
-		c.f.mu.Unlock()
+		c.raise(it.Time)
 	}
 	return it, err
+}
+
+// NextObserved is Next with the item's observation: the one the source made, when it makes them
+// (a recording reader, on its decoding workers), rather than translating every item again here.
+func (c ceilingSource) NextObserved(ctx context.Context) (it watch.Item, o timeline.Observation, ok bool, err error) {
+	if src, observed := c.Source.(watch.ObservedSource); observed {
+		it, o, ok, err = src.NextObserved(ctx)
+	} else if it, err = c.Source.Next(ctx); err == nil {
+		o, ok = watch.Observe(it)
+	}
+	if err == nil {
+		c.raise(it.Time)
+	}
+	return it, o, ok, err
+}
+
+func (c ceilingSource) raise(t time.Time) {
+	c.f.mu.Lock()
+	if t.After(c.f.ceiling) {
+		c.f.ceiling = t
+	}
+	c.f.mu.Unlock()
 }
 
 // run ticks every interval until ctx ends; it returns at once when nothing waits (rate 0).

@@ -101,7 +101,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	if err != nil {
 		return err
 	}
-	rd.Slim() // its items are translated, nothing more
+	rd.Transient() // its items are translated (NextObserved), nothing more
 	ns, target, note := "", "", ""
 	if h := rd.Header(); h != nil {
 		ns, target, note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)

@@ -1,0 +1,110 @@
+package watch
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// observed is one item as NextObserved hands it out.
+type observed struct {
+	Item Item
+	Obs  timeline.Observation
+	OK   bool
+}
+
+// readObserved reads every item of a recording with NextObserved, from a transient reader if
+// transient, else from a slim one; an error ends the read and is returned.
+func readObserved(data []byte, workers int, transient bool) ([]observed, error) {
+	rd, err := newReader(bytes.NewReader(data), "t.jsonl", workers, MaxLineBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer rd.Close()
+	if transient {
+		rd.Transient()
+	} else {
+		rd.Slim()
+	}
+	var out []observed
+	for {
+		it, o, ok, err := rd.NextObserved(context.Background())
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, observed{it, o, ok})
+	}
+}
+
+// checkTransientRead holds a transient read of data to a slim one: the same observations, in the
+// same order, and the same items but for the Pods and core/v1 Events, which it does not hand out.
+func checkTransientRead(t *testing.T, name string, data []byte) {
+	t.Helper()
+	want, werr := readObserved(data, 1, false)
+	for _, workers := range []int{1, 3} {
+		got, gerr := readObserved(data, workers, true)
+		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+			t.Fatalf("%s (%d workers): transient error %v, slim %v", name, workers, gerr, werr)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s (%d workers): %d items transient, %d slim", name, workers, len(got), len(want))
+		}
+		for i := range got {
+			w := want[i]
+			switch w.Item.Object.(type) {
+			case *corev1.Pod, *corev1.Event:
+				w.Item.Object = nil
+			}
+			if diff := cmp.Diff(w, got[i]); diff != "" {
+				t.Fatalf("%s item %d (%d workers): transient and slim reads differ (-slim +transient):\n%s", name, i, workers, diff)
+			}
+		}
+	}
+}
+
+// TestTransientReaderObservesAsSlim: a transient reader, which decodes every pod of a worker
+// into one object, observes every embedded recording as a slim reader does, where each pod is
+// an object of its own: nothing an observation holds is written over by the next line.
+func TestTransientReaderObservesAsSlim(t *testing.T) {
+	inputs := map[string][]byte{"rich": richLines(t)}
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[name] = data
+	}
+	for name, data := range inputs {
+		checkTransientRead(t, name, data)
+	}
+}
+
+// TestTransientReaderRefusesNext: a transient reader's items hold no objects, so Next, whose
+// callers translate the object themselves, refuses to hand one out rather than hand out nothing.
+func TestTransientReaderRefusesNext(t *testing.T) {
+	rd, err := NewReader(bytes.NewReader(richLines(t)), "t.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rd.Close()
+	rd.Transient()
+	if _, err := rd.Next(context.Background()); !errors.Is(err, errTransient) {
+		t.Fatalf("Next on a transient reader: %v, want %v", err, errTransient)
+	}
+}
