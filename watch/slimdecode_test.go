@@ -44,20 +44,7 @@ func readItems(t *testing.T, data []byte, workers int, slim bool) []Item {
 // object the whole reader makes; with one worker and with several, where a pod's spec is read
 // from the cache.
 func TestSlimReaderReadsAsSlim(t *testing.T) {
-	inputs := map[string][]byte{"rich": richLines(t)}
-	for _, name := range recordings.Names() {
-		f, err := recordings.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[name] = data
-	}
-	for name, data := range inputs {
+	for name, data := range slimInputs(t) {
 		whole := readItems(t, data, 1, false)
 		for _, workers := range []int{1, 3} {
 			got := readItems(t, data, workers, true)
@@ -78,6 +65,25 @@ func TestSlimReaderReadsAsSlim(t *testing.T) {
 			}
 		}
 	}
+}
+
+// slimInputs are the recordings the slim reads are held to: every embedded one, and richLines.
+func slimInputs(t *testing.T) map[string][]byte {
+	t.Helper()
+	inputs := map[string][]byte{"rich": richLines(t)}
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, err := io.ReadAll(f)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[name] = data
+	}
+	return inputs
 }
 
 // richLines is a recording of richPod twice (the second read from the spec cache), richEvent

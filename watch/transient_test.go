@@ -10,7 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -77,20 +76,7 @@ func checkTransientRead(t *testing.T, name string, data []byte) {
 // into one object, observes every embedded recording as a slim reader does, where each pod is
 // an object of its own: nothing an observation holds is written over by the next line.
 func TestTransientReaderObservesAsSlim(t *testing.T) {
-	inputs := map[string][]byte{"rich": richLines(t)}
-	for _, name := range recordings.Names() {
-		f, err := recordings.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		data, err := io.ReadAll(f)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		inputs[name] = data
-	}
-	for name, data := range inputs {
+	for name, data := range slimInputs(t) {
 		checkTransientRead(t, name, data)
 	}
 }
