@@ -381,6 +381,7 @@ func (b *Builder) finalPods() Seq[*Pod] {
 	podList := b.podList
 	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
 	out := make([]*Pod, len(podList))
+	b.d.final = true
 	for i, ps := range podList {
 		b.derive(ps)
 		out[i] = ps.out

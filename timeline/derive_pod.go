@@ -20,6 +20,7 @@ type deriver struct {
 	// every frame, and most come out the same as before.
 	ev    []Evidence
 	skew  bool
+	final bool     // deriving for Final, after which no run grows: none gets room to grow into
 	notes []string // problems with the data itself, each said once
 	noted map[string]bool
 }

@@ -172,7 +172,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 		// Room to grow into for a run that is new or longer than it was: it is likely to grow
 		// again (a crash loop's last run does at nearly every frame, by one to three milestones).
 		n := 0
-		if old == nil || old.Attempt != a || len(ms) > len(old.Milestones) {
+		if !d.final && (old == nil || old.Attempt != a || len(ms) > len(old.Milestones)) {
 			n = milestoneRoom
 		}
 		kept = keptMilestones(ms, old, n)
