@@ -84,18 +84,23 @@ size=$(( $(stat -c %s "$big") / 1048576 ))
 # The yardstick and sidecar-top are run in turn, round by round, and the least CPU of each kept:
 # this machine's speed drifts from minute to minute, and ROUNDS of one then ROUNDS of the other
 # compared two different minutes (Python's best moved 0.73-1.10 CPU-s within a quarter hour).
-cp=999999 wp=0 cj=999999 wj=0 rj=0
+# Each round's own ratio is kept too: the two runs of a round share their minute.
+cp=999999 wp=0 cj=999999 wj=0 rj=0 paired=()
 for _ in $(seq "$rounds"); do
 	read -r c w _ < <(rounds=1 best python3 -c 'import json,sys
 for l in open(sys.argv[1],"rb"):
     l.strip() and json.loads(l)' "$big")
 	if awk -v t="$c" -v b="$cp" 'BEGIN{exit !(t<b)}'; then cp=$c wp=$w; fi
+	py=$c
 	read -r c w r < <(rounds=1 best "$bin/sidecar-top" replay -o json "$big")
 	if awk -v t="$c" -v b="$cj" 'BEGIN{exit !(t<b)}'; then cj=$c wj=$w rj=$r; fi
+	paired+=("$(awk -v a="$py" -v b="$c" 'BEGIN{ if (a > 0) printf "%.2f", b/a }')")
 done
 read -r anon file < <(peakparts "$bin/sidecar-top" replay -o json "$big")
 printf 'replay -o json of %d MiB (%s): %ss CPU (%ss wall), peak RSS %d MiB (anonymous %d MiB, mapped from files %d MiB); Python json.loads of every line: %ss CPU (%ss wall); CPU %s, wall %s of it\n' \
 	"$size" "$(basename "$big")" "$cj" "$wj" "$rj" "$anon" "$file" "$cp" "$wp" "$(ratio "$cp" "$cj")" "$(ratio "$wp" "$wj")"
+printf '  its CPU over Python'"'"'s, round by round (least, median, most of %d): %s\n' "$rounds" \
+	"$(printf '%s\n' "${paired[@]}" | sort -n | awk '{v[NR] = $1} END {printf "%s×, %s×, %s×", v[1], (NR % 2 ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2)), v[NR]}')"
 echo
 echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time, lowest-highest of $rounds rounds; the view):"
 go test -run '^$' -bench 'LivePath' -benchtime 5x -count "$rounds" ./timeline | grep -E '^Benchmark' |
