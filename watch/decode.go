@@ -206,8 +206,7 @@ func (o *wireObject) newObject(kind, apiVersion string) runtime.Object {
 		case "Pod":
 			return o.slim.reusedPod()
 		case "Event":
-			o.slim.eventObj = corev1.Event{}
-			return &o.slim.eventObj
+			return &o.slim.eventObj // fill writes every member
 		}
 	}
 	return newObject(kind, apiVersion)

@@ -74,9 +74,13 @@ func checkTransientRead(t *testing.T, name string, data []byte) {
 
 // TestTransientReaderObservesAsSlim: a transient reader, which decodes every pod of a worker
 // into one object, observes every embedded recording as a slim reader does, where each pod is
-// an object of its own: nothing an observation holds is written over by the next line.
+// an object of its own: nothing an observation holds is written over by the next line, and
+// nothing of a pod is left over for the next (a pod with no spec or status after a rich one).
 func TestTransientReaderObservesAsSlim(t *testing.T) {
-	for name, data := range slimInputs(t) {
+	inputs := slimInputs(t)
+	inputs["bare after rich"] = append(richLines(t),
+		`{"time":"2026-12-02T08:00:09Z","type":"MODIFIED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","uid":"b"}}}`+"\n"...)
+	for name, data := range inputs {
 		checkTransientRead(t, name, data)
 	}
 }
