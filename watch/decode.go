@@ -59,8 +59,9 @@ type wireObject struct {
 
 // lineDecoder decodes item lines; each decoding worker has its own.
 type lineDecoder struct {
-	specs specCache
-	slim  *slimWire
+	specs  specCache
+	slim   *slimWire
+	tokens *tokenReader // a slim decoder's, made on first use
 }
 
 func newLineDecoder() *lineDecoder { return &lineDecoder{} }
@@ -75,6 +76,17 @@ func decodeLine(b []byte) (decoded, error) { return newLineDecoder().decode(b) }
 
 // decode decodes one item line in a single pass.
 func (d *lineDecoder) decode(b []byte) (decoded, error) {
+	if d.slim != nil {
+		l := wireLine{Object: wireObject{specs: &d.specs, slim: d.slim}}
+		if d.tokenLine(b, &l) {
+			return d.finish(l)
+		}
+	}
+	return d.decodeWithLibrary(b)
+}
+
+// decodeWithLibrary decodes one item line with the library's reflection.
+func (d *lineDecoder) decodeWithLibrary(b []byte) (decoded, error) {
 	l := wireLine{Object: wireObject{specs: &d.specs, slim: d.slim}}
 	if err := json.Unmarshal(b, &l, decodeOptions); err != nil {
 		if l.Object.err != nil {
@@ -82,6 +94,11 @@ func (d *lineDecoder) decode(b []byte) (decoded, error) {
 		}
 		return decoded{}, fmt.Errorf("malformed line: %w", err)
 	}
+	return d.finish(l)
+}
+
+// finish checks a decoded line and makes its item and observation.
+func (d *lineDecoder) finish(l wireLine) (decoded, error) {
 	switch {
 	case l.Time.IsZero():
 		return decoded{}, errors.New("malformed line: no \"time\"")
@@ -268,121 +285,6 @@ func scanTypeMeta(raw jsontext.Value) (kind, apiVersion string, err error) {
 		*dst = v.String()
 	}
 	return kind, apiVersion, nil
-}
-
-// sniffTypeMeta reads the top-level kind and apiVersion of the object at the start of b, in any
-// order, with plain string values: sidecar-top's recorder writes kind first, kubectl writes
-// apiVersion first, and Events written with their members sorted hold kind in the middle. It
-// reads bytes only, skipping the values of other members without decoding them; the typed
-// decode that follows reads the whole object again and validates it, so anything unusual here
-// (an escape in a member name, a value that is not a plain string, a member named twice, the
-// end of b) is left to the slower path: ok is false. b may begin with the colon before the
-// object.
-func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
-	i := skipSpace(b, 0)
-	if i < len(b) && b[i] == ':' {
-		i = skipSpace(b, i+1)
-	}
-	if i >= len(b) || b[i] != '{' {
-		return "", "", false
-	}
-	i++
-	for kind == "" || apiVersion == "" {
-		var name, value string
-		if name, i, ok = sniffString(b, skipSpace(b, i)); !ok {
-			return "", "", false
-		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
-			return "", "", false
-		}
-		i = skipSpace(b, i+1)
-		switch {
-		case name == "kind" || name == "apiVersion":
-			if value, i, ok = sniffString(b, i); !ok {
-				return "", "", false
-			}
-			if name == "kind" && kind == "" {
-				kind = value
-			} else if name == "apiVersion" && apiVersion == "" {
-				apiVersion = value
-			} else {
-				return "", "", false
-			}
-		default:
-			if i, ok = skipJSONValue(b, i); !ok {
-				return "", "", false
-			}
-		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' && b[i] != '}' {
-			return "", "", false
-		}
-		if b[i] == '}' {
-			break
-		}
-		i++
-	}
-	if kind == "" || apiVersion == "" {
-		return "", "", false
-	}
-	return kind, apiVersion, true
-}
-
-// skipJSONValue returns the index just past the JSON value at b[i], reading bytes only: strings
-// (with their escapes) and the brackets of objects and arrays are matched, anything else runs to
-// the next delimiter. It does not validate: ok is false only when b ends first.
-func skipJSONValue(b []byte, i int) (end int, ok bool) {
-	depth := 0
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
-				return i, false
-			}
-		case '{', '[':
-			depth++
-		case '}', ']':
-			if depth == 0 {
-				return i, true // the end of the enclosing object: a scalar ran up to it
-			}
-			depth--
-		case ',', ' ', '\t', '\n', '\r':
-			if depth == 0 {
-				return i, true
-			}
-		}
-		if depth == 0 && (b[i] == '"' || b[i] == '}' || b[i] == ']') {
-			return i + 1, true
-		}
-	}
-	return i, false
-}
-
-// sniffString reads a JSON string at b[i] made of printable ASCII without escapes.
-func sniffString(b []byte, i int) (s string, end int, ok bool) {
-	if i >= len(b) || b[i] != '"' {
-		return "", i, false
-	}
-	for j := i + 1; j < len(b); j++ {
-		switch c := b[j]; {
-		case c == '"':
-			return string(b[i+1 : j]), j + 1, j > i+1
-		case c < 0x20 || c >= 0x7f || c == '\\':
-			return "", j, false
-		}
-	}
-	return "", len(b), false
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
 }
 
 // describe names a JSON value in an error message, safe for a terminal: a string is quoted with
