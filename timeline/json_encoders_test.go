@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
@@ -9,10 +10,9 @@ import (
 )
 
 // TestPodEncodersAgree: a pod's JSON is what encoding/json writes of its view, byte for byte,
-// with strings a container controls (HTML, U+2028, control characters), nil and empty lists,
-// zero and set times, nil and set pointers. Invalid UTF-8 (which the decoders of recordings and
-// of client-go have already replaced) is the one difference: encoding/json writes its
-// replacement as the escape \ufffd, marshalPod as the character itself, the same JSON string.
+// with strings a container controls (HTML, U+2028, control characters, invalid UTF-8), nil and
+// empty lists, zero and set times, nil and set pointers, and views with every member of every
+// type set (fillAll), so that a member added to a type and not to appendPodJSON fails it.
 func TestPodEncodersAgree(t *testing.T) {
 	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本"
 	at := time.Date(2026, 12, 5, 9, 0, 0, 123456789, time.UTC)
@@ -38,6 +38,11 @@ func TestPodEncodersAgree(t *testing.T) {
 			Gaps:     []Gap{{Name: hostile, Span: gap, Why: hostile}},
 			Findings: []Finding{{ID: "x", Severity: SeverityWarning, Pod: hostile, Container: hostile, Text: hostile}},
 		},
+	}
+	for _, s := range []string{"x", "a<b>&c", "é 日本 →", "tab\there", "\u2028", "a\xffb", hostile} { // every member of every type set
+		var v podJSON
+		fillAll(reflect.ValueOf(&v).Elem(), s, at)
+		views = append(views, v)
 	}
 	for i, v := range views {
 		want, err := json.Marshal(v)
@@ -70,5 +75,36 @@ func TestPodEncodersAgree(t *testing.T) {
 	}
 	if w.Name != "a\uFFFDb" || g.Name != w.Name {
 		t.Errorf("invalid UTF-8: encoding/json wrote %s, marshalPod %s", want, got)
+	}
+}
+
+// fillAll sets every exported member of v, all the way down, to something not zero: s for a
+// string, at for a time, 7 for a number, true, a new value for a pointer, two items for a list.
+func fillAll(v reflect.Value, s string, at time.Time) {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(s)
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		v.SetInt(7)
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		fillAll(v.Elem(), s, at)
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 2, 2))
+		for i := range 2 {
+			fillAll(v.Index(i), s, at)
+		}
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			v.Set(reflect.ValueOf(at))
+			return
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				fillAll(v.Field(i), s, at)
+			}
+		}
 	}
 }
