@@ -301,7 +301,7 @@ func (w *jsonAppender) str(s string) {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			if escapedASCII[c] {
 				w.marshal(s)
 				return
 			}
@@ -319,6 +319,14 @@ func (w *jsonAppender) str(s string) {
 	w.b = append(w.b, s...)
 	w.b = append(w.b, '"')
 }
+
+// escapedASCII are the ASCII characters encoding/json escapes.
+var escapedASCII = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&'
+	}
+	return t
+}()
 
 // marshal appends v as encoding/json writes it.
 func (w *jsonAppender) marshal(v any) {

@@ -10,6 +10,7 @@
 package jsonsafe
 
 import (
+	"encoding/binary"
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -61,6 +62,19 @@ func Unsafe(r rune) bool {
 
 func firstUnsafe(b []byte) int {
 	for i := 0; i < len(b); {
+		// Eight bytes at a time while they are all below DEL: JSON output is nearly all ASCII.
+		// (A byte of 0x7f or more sets its top bit in w or in w+1; a carry from 0xff into the
+		// next byte comes only where a top bit is set already.)
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if (w|(w+0x0101010101010101))&0x8080808080808080 != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		if b[i] < 0x7f {
 			i++
 			continue

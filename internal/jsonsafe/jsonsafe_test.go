@@ -2,7 +2,9 @@ package jsonsafe
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -62,4 +64,44 @@ func TestEscape(t *testing.T) {
 	if got := Escape(plain); &got[0] != &plain[0] {
 		t.Error("Escape copied a text that needed no escaping")
 	}
+}
+
+// firstUnsafeByRune is firstUnsafe, one character at a time.
+func firstUnsafeByRune(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if Unsafe(r) || r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// TestFirstUnsafeAtEveryPlace: firstUnsafe, which reads eight bytes at a time, finds DEL, a C1
+// control, a byte that is not UTF-8, an invisible character or none, at every place in strings
+// of up to 24 bytes, after ASCII and after safe characters beyond it.
+func TestFirstUnsafeAtEveryPlace(t *testing.T) {
+	for _, bad := range []string{"\x7f", "\u0085", "\xff", "\x80", "\u200b", "\u2028", ""} {
+		for _, fill := range []string{"a", "é"} {
+			for n := range 24 {
+				for at := 0; at <= n; at++ {
+					b := []byte(strings.Repeat(fill, at) + bad + strings.Repeat("~", n-at))
+					if got, want := firstUnsafe(b), firstUnsafeByRune(b); got != want {
+						t.Errorf("%q: firstUnsafe %d, want %d", b, got, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+func FuzzFirstUnsafe(f *testing.F) {
+	f.Add([]byte("0123456789abcdef\x7f"))
+	f.Add([]byte("{\"a\":\"\u00e9\u200b\xff\"}"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := firstUnsafe(b), firstUnsafeByRune(b); got != want {
+			t.Errorf("%q: firstUnsafe %d, want %d", b, got, want)
+		}
+	})
 }
