@@ -3,6 +3,7 @@ package watch
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -275,6 +276,21 @@ func TestPodStatus(t *testing.T) {
 				ContainerStatuses:     []corev1.ContainerStatus{{Name: "containerinvalid"}, {Name: "container1"}}},
 			want: "Init:0/2",
 		},
+		{
+			// A name given twice counts as its last container (kubectl's map of them does too).
+			name: "an init container's name twice, the last a sidecar",
+			spec: corev1.PodSpec{InitContainers: []corev1.Container{{Name: "s"}, {Name: "s", RestartPolicy: always}}},
+			st: corev1.PodStatus{Phase: corev1.PodPending,
+				InitContainerStatuses: []corev1.ContainerStatus{runningStatus("s", true, true), waitingStatus("s", "ImagePullBackOff")}},
+			want: "Init:ImagePullBackOff",
+		},
+		{
+			name: "many init containers (found through a map), the started one a sidecar",
+			spec: corev1.PodSpec{InitContainers: manyInits(20, 17)},
+			st: corev1.PodStatus{Phase: corev1.PodPending,
+				InitContainerStatuses: []corev1.ContainerStatus{runningStatus("c17", true, true), waitingStatus("c3", "ErrImagePull")}},
+			want: "Init:ErrImagePull",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -284,6 +300,16 @@ func TestPodStatus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyInits are n init containers c0, c1, ..., c<sidecar> a sidecar.
+func manyInits(n, sidecar int) []corev1.Container {
+	out := make([]corev1.Container, n)
+	for i := range out {
+		out[i].Name = "c" + strconv.Itoa(i)
+	}
+	out[sidecar].RestartPolicy = always
+	return out
 }
 
 // TestPodStatusRecordings replays the real recordings and checks the STATUS column kubectl
