@@ -125,7 +125,7 @@ func (r *tokenReader) meta(m *slimWireMeta) {
 		case "uid":
 			m.UID = types.UID(r.str())
 		case "resourceVersion":
-			m.ResourceVersion = r.str()
+			m.ResourceVersion = r.unique()
 		case "creationTimestamp":
 			m.CreationTimestamp = r.mtime()
 		case "deletionTimestamp":

@@ -89,13 +89,13 @@ func (r *tokenReader) event(e *slimWireEvent) {
 			r.object(func(name []byte) {
 				switch string(name) {
 				case "name":
-					e.Meta.Name = r.str()
+					e.Meta.Name = r.unique()
 				case "namespace":
 					e.Meta.Namespace = r.str()
 				case "uid":
-					e.Meta.UID = types.UID(r.str())
+					e.Meta.UID = types.UID(r.unique())
 				case "resourceVersion":
-					e.Meta.ResourceVersion = r.str()
+					e.Meta.ResourceVersion = r.unique()
 				default:
 					r.skip()
 				}
@@ -217,7 +217,13 @@ func (r *tokenReader) null() bool {
 // str reads null ("") or a string. The strings of a recording repeat from line to line (names,
 // UIDs, reasons, the containers' IDs), so short ones are made once per decoding worker, as the
 // library makes them once per line: by far most of what reading by the token allocated.
-func (r *tokenReader) str() string {
+func (r *tokenReader) str() string { return r.readString(true) }
+
+// unique reads a string that no other line holds (a resourceVersion, an Event's name and UID),
+// without keeping it: it would only push out strings that do repeat.
+func (r *tokenReader) unique() string { return r.readString(false) }
+
+func (r *tokenReader) readString(keep bool) string {
 	if r.bad {
 		return ""
 	}
@@ -234,7 +240,7 @@ func (r *tokenReader) str() string {
 		if !ok {
 			break
 		}
-		if len(raw) <= maxInterned {
+		if keep && len(raw) <= maxInterned {
 			if len(r.strs) >= maxInternedCount || r.strs == nil {
 				r.strs = make(map[string]string)
 			}
