@@ -60,6 +60,17 @@ func TestPodEncodersAgree(t *testing.T) {
 			t.Errorf("view %d: marshalPod after other bytes wrote %.60q..., want them kept and the pod after", i, after)
 		}
 	}
+	// Times encoding/json writes otherwise or refuses: a zone offset with seconds (local mean
+	// time), one of a day or more, a year past 9999 or before 0.
+	for _, odd := range []time.Time{at.In(time.FixedZone("LMT", 17*60+32)), at.In(time.FixedZone("far", 25*3600)),
+		at.In(time.FixedZone("far", -24*3600)), at.AddDate(8000, 0, 0), at.AddDate(-2100, 0, 0)} {
+		v := podJSON{Created: odd, LastSeen: at}
+		want, werr := json.Marshal(v)
+		got, gerr := marshalPod(nil, v)
+		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != string(want) {
+			t.Errorf("%v: encoding/json wrote %s (%v), marshalPod %s (%v)", odd, want, werr, got, gerr)
+		}
+	}
 	bad := podJSON{Name: "a\xffb"}
 	want, _ := json.Marshal(bad)
 	got, err := marshalPod(nil, bad)

@@ -278,9 +278,10 @@ func (w *jsonAppender) optTime(name string, t time.Time) {
 func (w *jsonAppender) int(v int64) { w.b = strconv.AppendInt(w.b, v, 10) }
 
 // time appends t as time.Time's MarshalJSON writes it (RFC 3339 with nanoseconds), which is
-// asked itself for a year or a zone offset it may refuse.
+// asked itself for what it may refuse or write otherwise: a year outside 0-9999, a zone offset
+// of a day or more, or one with seconds.
 func (w *jsonAppender) time(t time.Time) {
-	if y := t.Year(); y < 0 || y > 9999 || !wholeMinuteOffset(t) {
+	if y := t.Year(); y < 0 || y > 9999 || !plainOffset(t) {
 		w.marshal(t)
 		return
 	}
@@ -289,9 +290,9 @@ func (w *jsonAppender) time(t time.Time) {
 	w.b = append(w.b, '"')
 }
 
-func wholeMinuteOffset(t time.Time) bool {
+func plainOffset(t time.Time) bool {
 	_, off := t.Zone()
-	return off%60 == 0
+	return off%60 == 0 && off > -24*3600 && off < 24*3600
 }
 
 // str appends s quoted as encoding/json quotes it: as it is, unless it holds a character
