@@ -20,7 +20,7 @@ func podStatus(pod *corev1.Pod) string {
 			reason = corev1.PodReasonSchedulingGated
 		}
 	}
-	initContainers := newSpecContainers(pod.Spec.InitContainers)
+	initContainers := newByName(pod.Spec.InitContainers, containerName)
 	initializing := false
 	for i, cs := range pod.Status.InitContainerStatuses {
 		sidecar := isSidecar(initContainers.of(cs.Name))
@@ -91,37 +91,6 @@ func podStatus(pod *corev1.Pod) string {
 		reason = "Terminating"
 	}
 	return reason
-}
-
-// specContainers finds a pod's containers by name (the last, should a name repeat), as
-// containerStatuses finds their statuses: a map is made only for a pod with many, not for every
-// update of every pod (a fifth of what translating a pod update allocated).
-type specContainers struct {
-	list   []corev1.Container
-	byName map[string]*corev1.Container
-}
-
-func newSpecContainers(list []corev1.Container) specContainers {
-	s := specContainers{list: list}
-	if len(list) > 16 {
-		s.byName = make(map[string]*corev1.Container, len(list))
-		for i := range list {
-			s.byName[list[i].Name] = &list[i]
-		}
-	}
-	return s
-}
-
-func (s specContainers) of(name string) *corev1.Container {
-	if s.byName != nil {
-		return s.byName[name]
-	}
-	for i := len(s.list) - 1; i >= 0; i-- {
-		if s.list[i].Name == name {
-			return &s.list[i]
-		}
-	}
-	return nil
 }
 
 func isSidecar(c *corev1.Container) bool {

@@ -78,8 +78,8 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > 0 {
 		o.Containers = make([]timeline.ContainerObservation, 0, n)
 	}
-	initStatus, appStatus, ephStatus := newContainerStatuses(p.Status.InitContainerStatuses),
-		newContainerStatuses(p.Status.ContainerStatuses), newContainerStatuses(p.Status.EphemeralContainerStatuses)
+	initStatus, appStatus, ephStatus := newByName(p.Status.InitContainerStatuses, statusName),
+		newByName(p.Status.ContainerStatuses, statusName), newByName(p.Status.EphemeralContainerStatuses, statusName)
 	for i := range p.Spec.InitContainers {
 		c := &p.Spec.InitContainers[i]
 		kind := timeline.KindInit
@@ -99,36 +99,40 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	return o
 }
 
-// containerStatuses finds a pod's container statuses by name (the last, should a name repeat):
+// byName finds a pod's containers, or their statuses, by name (the last, should a name repeat):
 // by a look through the list for the few containers most pods have, through a map made once for
-// a pod with many, so that a pod's update costs what its containers do.
-type containerStatuses struct {
-	list   []corev1.ContainerStatus
-	byName map[string]*corev1.ContainerStatus
+// a pod with many, so that a pod's update costs what its containers do and makes no map.
+type byName[T any] struct {
+	list  []T
+	name  func(*T) string
+	index map[string]*T // for a pod with many
 }
 
-func newContainerStatuses(list []corev1.ContainerStatus) containerStatuses {
-	s := containerStatuses{list: list}
+func newByName[T any](list []T, name func(*T) string) byName[T] {
+	s := byName[T]{list: list, name: name}
 	if len(list) > 16 {
-		s.byName = make(map[string]*corev1.ContainerStatus, len(list))
+		s.index = make(map[string]*T, len(list))
 		for i := range list {
-			s.byName[list[i].Name] = &list[i]
+			s.index[name(&list[i])] = &list[i]
 		}
 	}
 	return s
 }
 
-func (s containerStatuses) of(name string) *corev1.ContainerStatus {
-	if s.byName != nil {
-		return s.byName[name]
+func (s byName[T]) of(name string) *T {
+	if s.index != nil {
+		return s.index[name]
 	}
 	for i := len(s.list) - 1; i >= 0; i-- {
-		if s.list[i].Name == name {
+		if s.name(&s.list[i]) == name {
 			return &s.list[i]
 		}
 	}
 	return nil
 }
+
+func statusName(c *corev1.ContainerStatus) string { return c.Name }
+func containerName(c *corev1.Container) string    { return c.Name }
 
 func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *corev1.ContainerStatus) timeline.ContainerObservation {
 	o := timeline.ContainerObservation{
