@@ -26,8 +26,9 @@ import (
 // again from its start by the library, which makes the same objects or words the error; so the
 // token read needs to be right only where it succeeds, and it is held to the library's read of
 // every line (TestTokenLineReadsAsLibrary, FuzzTokenLine). BenchmarkReader, a thousand-pod Job
-// read transient: 40 -> 31 ms, 131k -> 85k allocations; with the short strings and the times
-// made once (tokenReader.str, .time), not once per line, which the library's own cache did.
+// read transient: 40 -> 31-34 ms, 131k -> 98k allocations, with the short strings and the times
+// that repeat made once per worker (tokenReader.str, .time), as the library's own cache of
+// strings made them once per line.
 
 // tokenReader reads one line by the token; bad says it gave up.
 type tokenReader struct {
