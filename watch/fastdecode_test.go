@@ -30,6 +30,7 @@ var tokenLineCases = []string{
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"deletionTimestamp":"2026-12-02T08:00:01Z","deletionGracePeriodSeconds":30}}}`,
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a","name":"b"}}}`,
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","status":{"phase":"Run\xffning"}}}`,
+	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","status":{"phase":5,"conditions":[{"lastTransitionTime":5}]}}}`,
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","spec":null,"status":null,"metadata":null}}`,
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}} x`,
 	`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","status":{"conditions":[{"lastTransitionTime":"yesterday"}]}}}`,

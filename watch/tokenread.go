@@ -229,7 +229,7 @@ func (r *tokenReader) readString(keep bool) string {
 	}
 	raw, err := r.dec.ReadValue()
 	switch {
-	case err != nil || len(raw) < 2 && (len(raw) == 0 || raw[0] != 'n'):
+	case err != nil: // a value read without error is never empty
 	case raw[0] == 'n':
 		return ""
 	case raw[0] == '"':
@@ -315,7 +315,7 @@ func (r *tokenReader) time(layout string) time.Time {
 	}
 	raw, err := r.dec.ReadValue()
 	switch {
-	case err != nil || len(raw) < 2 && (len(raw) == 0 || raw[0] != 'n'):
+	case err != nil: // a value read without error is never empty
 	case raw[0] == 'n':
 		return time.Time{}
 	case raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0:
