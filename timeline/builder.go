@@ -280,7 +280,8 @@ func (b *Builder) Final() Snapshot {
 	return b.snapshot(true)
 }
 
-// testHookFinalPod, when set, is told of each pod Final has derived and let go of.
+// testHookFinalPod, when set, is told of each pod Final has derived and let go of (by the
+// worker that derived it, when there are several: see finalWorkers).
 var testHookFinalPod func(i int)
 
 // drop lets go of everything but the last snapshot.
@@ -346,7 +347,7 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	for i := b.listFrom; i < len(b.podList); i++ {
 		ps := b.podList[i]
 		ps.index = i
-		b.derive(ps)
+		derive(&b.d, ps)
 		if i < b.podSeq.len() {
 			if *b.podSeq.at(i) != ps.out {
 				b.podSeq.set(i, ps.out)
@@ -358,7 +359,7 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	b.listFrom = len(b.podList)
 	for _, ps := range b.touched {
 		if ps.dirty {
-			b.derive(ps)
+			derive(&b.d, ps)
 			b.podSeq.set(ps.index, ps.out)
 		}
 	}
@@ -367,28 +368,10 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	return b.podSeq.view()
 }
 
-// derive derives a pod again if it changed.
-func (b *Builder) derive(ps *podState) {
+// derive derives a pod again, with d, if it changed.
+func derive(d *deriver, ps *podState) {
 	if ps.dirty || ps.out == nil {
 		ps.dirty = false
-		ps.out = b.d.pod(ps)
+		ps.out = d.pod(ps)
 	}
-}
-
-// finalPods is podTimelines for Final: each pod's facts are let go of as soon as it is derived.
-func (b *Builder) finalPods() Seq[*Pod] {
-	// Nothing but the list reaches a pod's facts once the Events are gone.
-	podList := b.podList
-	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
-	out := make([]*Pod, len(podList))
-	b.d.final = true
-	for i, ps := range podList {
-		b.derive(ps)
-		out[i] = ps.out
-		podList[i] = nil
-		if testHookFinalPod != nil {
-			testHookFinalPod(i)
-		}
-	}
-	return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
 }
