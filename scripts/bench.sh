@@ -27,14 +27,15 @@ for spec in "restarts 30" "restarts 300" "pods 100" "pods 1000" "pods 2200"; do
 done
 
 # best CMD...: of ROUNDS runs, the one that used the least CPU: its CPU seconds (user + system,
-# every thread), wall seconds and peak RSS (MiB). CPU time is what the work costs; a busy
-# machine stretches the wall time of a run by what else runs, not its CPU time. Times are read
-# to the millisecond from the kernel's account of the child (wait4): /usr/bin/time prints
-# hundredths, too coarse for the small runs, which take a few of them.
+# every thread), wall seconds, peak RSS (MiB) and minor page faults (pages of memory the kernel
+# mapped in as the process first touched them; on a VM, each can cost microseconds). CPU time
+# is what the work costs; a busy machine stretches the wall time of a run by what else runs, not
+# its CPU time. Times are read to the millisecond from the kernel's account of the child
+# (wait4): /usr/bin/time prints hundredths, too coarse for the small runs, which take a few.
 best() {
-	local b=999999 wall=0 rss=0 e u s r c
+	local b=999999 wall=0 rss=0 flt=0 e u s r f c
 	for _ in $(seq "$rounds"); do
-		read -r e u s r < <(python3 -c 'import os, shutil, sys, time
+		read -r e u s r f < <(python3 -c 'import os, shutil, sys, time
 argv = [shutil.which(sys.argv[1])] + sys.argv[2:]
 t = time.monotonic()
 pid = os.fork()
@@ -44,11 +45,11 @@ if pid == 0:
     os.dup2(null, 2)
     os.execv(argv[0], argv)
 _, status, ru = os.wait4(pid, 0)
-print(f"{time.monotonic() - t:.3f} {ru.ru_utime:.3f} {ru.ru_stime:.3f} {ru.ru_maxrss}")' "$@")
+print(f"{time.monotonic() - t:.3f} {ru.ru_utime:.3f} {ru.ru_stime:.3f} {ru.ru_maxrss} {ru.ru_minflt}")' "$@")
 		c=$(awk -v u="$u" -v s="$s" 'BEGIN{printf "%.3f", u+s}')
-		if awk -v t="$c" -v b="$b" 'BEGIN{exit !(t<b)}'; then b=$c wall=$e rss=$r; fi
+		if awk -v t="$c" -v b="$b" 'BEGIN{exit !(t<b)}'; then b=$c wall=$e rss=$r flt=$f; fi
 	done
-	echo "$b $wall $((rss / 1024))"
+	echo "$b $wall $((rss / 1024)) $flt"
 }
 # peakparts CMD...: the peak, over the run, of the process's anonymous memory (what it allocated)
 # and of its file-backed memory (the program's own code and data, mapped from its file and
@@ -98,29 +99,35 @@ if [ -x /usr/bin/python3 ] && [ "$(readlink -f /usr/bin/python3)" != "$(readlink
 	pys+=(/usr/bin/python3)
 fi
 declare -A pyc pyw
-cp=999999 wp=0 cj=999999 wj=0 rj=0 paired=()
+cp=999999 wp=0 fp=0 cj=999999 wj=0 rj=0 fj=0 paired=() pairedw=()
 for _ in $(seq "$rounds"); do
-	py=999999
+	py=999999 pyw=0
 	for p in "${pys[@]}"; do
-		read -r c w _ < <(rounds=1 best "$p" -c 'import json,sys
+		read -r c w _ f < <(rounds=1 best "$p" -c 'import json,sys
 for l in open(sys.argv[1],"rb"):
     l.strip() and json.loads(l)' "$big")
 		if awk -v t="$c" -v b="${pyc[$p]:-999999}" 'BEGIN{exit !(t<b)}'; then pyc[$p]=$c pyw[$p]=$w; fi
-		if awk -v t="$c" -v b="$cp" 'BEGIN{exit !(t<b)}'; then cp=$c wp=$w; fi
-		if awk -v t="$c" -v b="$py" 'BEGIN{exit !(t<b)}'; then py=$c; fi
+		if awk -v t="$c" -v b="$cp" 'BEGIN{exit !(t<b)}'; then cp=$c wp=$w fp=$f; fi
+		if awk -v t="$c" -v b="$py" 'BEGIN{exit !(t<b)}'; then py=$c pyw=$w; fi
 	done
-	read -r c w r < <(rounds=1 best "$bin/sidecar-top" replay -o json "$big")
-	if awk -v t="$c" -v b="$cj" 'BEGIN{exit !(t<b)}'; then cj=$c wj=$w rj=$r; fi
+	read -r c w r f < <(rounds=1 best "$bin/sidecar-top" replay -o json "$big")
+	if awk -v t="$c" -v b="$cj" 'BEGIN{exit !(t<b)}'; then cj=$c wj=$w rj=$r fj=$f; fi
 	paired+=("$(awk -v a="$py" -v b="$c" 'BEGIN{ if (a > 0) printf "%.2f", b/a }')")
+	pairedw+=("$(awk -v a="$pyw" -v b="$w" 'BEGIN{ if (a > 0) printf "%.2f", b/a }')")
 done
+# spread LIST...: the least, median and most of the ratios given.
+spread() {
+	printf '%s\n' "$@" | sort -n | awk '{v[NR] = $1} END {printf "%s×, %s×, %s×", v[1], (NR % 2 ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2)), v[NR]}'
+}
 read -r anon file < <(peakparts "$bin/sidecar-top" replay -o json "$big")
 printf 'replay -o json of %d MiB (%s): %ss CPU (%ss wall), peak RSS %d MiB (anonymous %d MiB, mapped from files %d MiB); Python json.loads of every line: %ss CPU (%ss wall); CPU %s, wall %s of it\n' \
 	"$size" "$(basename "$big")" "$cj" "$wj" "$rj" "$anon" "$file" "$cp" "$wp" "$(ratio "$cp" "$cj")" "$(ratio "$wp" "$wj")"
 for p in "${pys[@]}"; do
 	printf '  the yardstick: %s (%s): %ss CPU (%ss wall)\n' "$("$p" -c 'import platform; print("Python", platform.python_version())')" "$p" "${pyc[$p]}" "${pyw[$p]}"
 done
-printf '  its CPU over the fastest Python'"'"'s, round by round (least, median, most of %d): %s\n' "$rounds" \
-	"$(printf '%s\n' "${paired[@]}" | sort -n | awk '{v[NR] = $1} END {printf "%s×, %s×, %s×", v[1], (NR % 2 ? v[(NR + 1) / 2] : sprintf("%.2f", (v[NR / 2] + v[NR / 2 + 1]) / 2)), v[NR]}')"
+printf '  its CPU over the fastest Python'"'"'s, round by round (least, median, most of %d): %s; its wall time over that Python'"'"'s: %s\n' "$rounds" \
+	"$(spread "${paired[@]}")" "$(spread "${pairedw[@]}")"
+printf '  page faults (minor) in the least-CPU runs: sidecar-top %s, the fastest Python %s\n' "$fj" "$fp"
 echo
 echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time, lowest-highest of $rounds rounds; the view):"
 go test -run '^$' -bench 'LivePath' -benchtime 5x -count "$rounds" ./timeline | grep -E '^Benchmark' |
