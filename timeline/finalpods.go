@@ -21,43 +21,35 @@ func (b *Builder) finalPods() Seq[*Pod] {
 	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
 	out := make([]*Pod, len(podList))
 	b.d.final = true
-	workers := finalWorkers(len(podList))
-	if workers <= 1 {
-		for i := range podList {
-			b.finalPod(&b.d, podList, out, i)
-		}
-		return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
-	}
-	// The pods are handed out a batch at a time, in order, to whichever worker is free.
+	// The pods are handed out a batch at a time, in order, to whichever worker is free; this
+	// goroutine is one of them, and the only one when there are few pods.
 	var next atomic.Int64
-	ds := make([]*deriver, workers)
-	var wg sync.WaitGroup
-	for w := range ds {
-		d := &b.d
-		if w > 0 {
-			d = &deriver{final: true}
-			ds[w] = d
-		}
-		wg.Go(func() {
-			for {
-				from := int(next.Add(finalBatch)) - finalBatch
-				if from >= len(podList) {
-					return
-				}
-				for i := from; i < min(from+finalBatch, len(podList)); i++ {
-					b.finalPod(d, podList, out, i)
-				}
+	work := func(d *deriver) {
+		for {
+			from := int(next.Add(finalBatch)) - finalBatch
+			if from >= len(podList) {
+				return
 			}
-		})
+			for i := from; i < min(from+finalBatch, len(podList)); i++ {
+				b.finalPod(d, podList, out, i)
+			}
+		}
 	}
+	others := make([]*deriver, max(finalWorkers(len(podList))-1, 0))
+	var wg sync.WaitGroup
+	for k := range others {
+		others[k] = &deriver{final: true}
+		wg.Go(func() { work(others[k]) })
+	}
+	work(&b.d)
 	wg.Wait()
-	for _, d := range ds[1:] {
+	for _, d := range others {
 		b.d.skew = b.d.skew || d.skew
 		for _, s := range d.notes {
 			b.d.note(s) // sorted when the snapshot takes them
 		}
 	}
-	return Seq[*Pod]{tail: out, n: len(out)}
+	return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
 }
 
 // finalPod derives pod i of list with d into out[i] and lets go of its facts.
