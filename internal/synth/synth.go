@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -115,7 +116,11 @@ func deepCopy(v line) line {
 }
 
 // Pods makes n copies of every pod in src (new names and UIDs, times shifted by i×100 ms), with
-// the Events about them, keeping src's other objects once.
+// the Events about them, keeping src's other objects once. Each copy's Events have UIDs of their
+// own, and every line of the result a resourceVersion of its own, rising with its time, as an API
+// server gives them. The shared gen_recording.py keeps the source's Event UIDs and resourceVersions
+// in every copy: an Event is known by its UID, so there all the copies' Events were the first
+// copy's Events seen again, and the pods of every other copy had none (TestPodsHaveTheirEvents).
 func Pods(n int, src []byte) ([]byte, error) {
 	head, items, err := read(src)
 	if err != nil {
@@ -132,6 +137,7 @@ func Pods(n int, src []byte) ([]byte, error) {
 			names[name], _ = meta(o)["uid"].(string)
 		}
 	}
+	var eventUIDs []string // of the Events about the pods, in the order first seen
 	var perPod, res []line
 	for _, it := range items {
 		o := obj(it)
@@ -142,6 +148,9 @@ func Pods(n int, src []byte) ([]byte, error) {
 		invName, _ := inv["name"].(string)
 		if _, ok := names[invName]; o["kind"] == "Pod" || ok {
 			perPod = append(perPod, it)
+			if uid, _ := meta(o)["uid"].(string); o["kind"] != "Pod" && uid != "" && !slices.Contains(eventUIDs, uid) {
+				eventUIDs = append(eventUIDs, uid)
+			}
 		} else {
 			res = append(res, it)
 		}
@@ -153,6 +162,9 @@ func Pods(n int, src []byte) ([]byte, error) {
 		for k, name := range order {
 			t = strings.ReplaceAll(t, names[name], fmt.Sprintf("00000000-0000-4000-8%03d-%012d", k, i))
 			t = strings.ReplaceAll(t, `"`+name, fmt.Sprintf(`"%s-%06d`, name, i))
+		}
+		for k, uid := range eventUIDs {
+			t = strings.ReplaceAll(t, uid, fmt.Sprintf("00000000-0000-4000-9%03d-%012d", k, i))
 		}
 		var copies []line
 		if err := json.Unmarshal([]byte(t), &copies); err != nil {
@@ -168,6 +180,11 @@ func Pods(n int, src []byte) ([]byte, error) {
 		}
 	}
 	sort.SliceStable(res, func(i, j int) bool { return res[i]["time"].(string) < res[j]["time"].(string) })
+	for k, it := range res {
+		if m := meta(obj(it)); m != nil {
+			m["resourceVersion"] = strconv.Itoa(100000 + k)
+		}
+	}
 	return write(head, res), nil
 }
 

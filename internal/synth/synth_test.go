@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 
 	"github.com/sidecar-top/sidecar-top/recordings"
@@ -145,6 +146,88 @@ func TestRestartsAsSharedIsTheSharedTools(t *testing.T) {
 		}
 		if !reflect.DeepEqual(a, b) {
 			t.Fatalf("line %d differs:\n tool: %s\n ours: %s", i+1, pl[i], ol[i])
+		}
+	}
+}
+
+// TestPodsHaveTheirEvents: each copy Pods makes of a Job's pod comes with its own Events, as
+// an API server would give them: each Event of each copy has a UID of its own and is about that
+// copy's pod, and every line has a resourceVersion of its own, rising line by line. (With the
+// source's Event UIDs in every copy, all the copies' Events were one pod's, seen again.)
+func TestPodsHaveTheirEvents(t *testing.T) {
+	src, err := recordings.Bytes("job-native-sidecar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, in, err := read(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	podEvents, others := 0, 0
+	for _, it := range in {
+		if o := obj(it); o["kind"] == "Event" {
+			if inv, _ := o["involvedObject"].(map[string]any); inv["kind"] == "Pod" {
+				podEvents++
+			} else {
+				others++
+			}
+		}
+	}
+	if podEvents == 0 {
+		t.Fatal("the source has no Events about its pod")
+	}
+	const n = 7
+	out, err := Pods(n, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, items, err := read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pods := map[string]string{} // pod UID -> name
+	for _, it := range items {
+		if o := obj(it); o["kind"] == "Pod" {
+			pods[meta(o)["uid"].(string)] = meta(o)["name"].(string)
+		}
+	}
+	if len(pods) != n {
+		t.Fatalf("%d pods, want %d", len(pods), n)
+	}
+	uids := map[string]bool{}
+	perPod := map[string]int{}
+	lastRV := -1
+	for i, it := range items {
+		o := obj(it)
+		rv, err := strconv.Atoi(meta(o)["resourceVersion"].(string))
+		if err != nil || rv <= lastRV {
+			t.Fatalf("line %d: resourceVersion %v after %d: want a number above it", i+1, meta(o)["resourceVersion"], lastRV)
+		}
+		lastRV = rv
+		if o["kind"] != "Event" {
+			continue
+		}
+		uid := meta(o)["uid"].(string)
+		if uids[uid] {
+			t.Fatalf("line %d: Event UID %s again", i+1, uid)
+		}
+		uids[uid] = true
+		inv, _ := o["involvedObject"].(map[string]any)
+		if inv["kind"] != "Pod" {
+			continue
+		}
+		name, ok := pods[inv["uid"].(string)]
+		if !ok || name != inv["name"] {
+			t.Fatalf("line %d: an Event about %v (%v), which is no pod of the result", i+1, inv["name"], inv["uid"])
+		}
+		perPod[name]++
+	}
+	if len(uids) != n*podEvents+others {
+		t.Errorf("%d Events, want %d (%d about each of %d pods, %d others once)", len(uids), n*podEvents+others, podEvents, n, others)
+	}
+	for _, name := range pods {
+		if perPod[name] != podEvents {
+			t.Errorf("pod %s: %d Events, want %d", name, perPod[name], podEvents)
 		}
 	}
 }
