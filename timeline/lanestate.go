@@ -294,8 +294,10 @@ func insertOcc(list []eventOcc, oc eventOcc) []eventOcc {
 	i := searchFromEnd(len(list), func(i int) bool { return occKey(&list[i]).After(k) })
 	if len(list) == cap(list) {
 		// Doubled: append grows a long list by a quarter, and a crash loop's lists of Created,
-		// Started and BackOff were copied five times their length over as they grew.
-		list = append(make([]eventOcc, 0, max(2*len(list), 4)), list...)
+		// Started and BackOff were copied five times their length over as they grew. From one:
+		// most of a Job pod's lists (its Pulled, Created, Started, Killing) have one occurrence,
+		// and room for four of each (896 bytes) was an eighth of the Job's timeline.
+		list = append(make([]eventOcc, 0, max(2*len(list), 1)), list...)
 	}
 	list = append(list, eventOcc{})
 	copy(list[i+1:], list[i:])

@@ -213,8 +213,14 @@ func (sb *seqBuilder[T]) insert(i int, v T) {
 		if len(sb.tail) == cap(sb.tail) {
 			// Grown by a few, not doubled: a tail never holds more than a block, and most of a
 			// pod's lists (its conditions, its pod row) end in a tail that is never filled. A
-			// Job pod's ten condition changes took room for sixteen (2.6 KB).
-			t := make([]T, len(sb.tail), min(len(sb.tail)+tailGrowth, blockSize))
+			// Job pod's ten condition changes took room for sixteen (2.6 KB). A list's first
+			// item gets room for itself alone: most Events happen once, and room for four
+			// occurrences of each (864 bytes) was an eighth of a Job's timeline.
+			grown := len(sb.tail) + tailGrowth
+			if len(sb.tail) == 0 {
+				grown = 1
+			}
+			t := make([]T, len(sb.tail), min(grown, blockSize))
 			copy(t, sb.tail)
 			sb.tail, sb.tailShared = t, false
 		}
