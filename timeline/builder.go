@@ -185,6 +185,9 @@ func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
 		}
 	}
 	if isNew {
+		if es.owner == (eventOwner{}) {
+			es.waiting = append(es.waiting, oc)
+		}
 		b.file(es, eventOcc{oc, es.last})
 	}
 }
@@ -234,10 +237,10 @@ func (b *Builder) release(ref objectRef, owner eventOwner) {
 	delete(b.waiting, ref)
 	for _, es := range list {
 		es.owner = owner
-		for i := range es.occurrences.len() {
-			oc := *es.occurrences.at(i)
+		for _, oc := range es.waiting {
 			b.file(es, eventOcc{oc, es.last})
 		}
+		es.waiting = nil
 	}
 	b.orphaned = true
 }
@@ -252,8 +255,7 @@ func (b *Builder) orphans() []Event {
 		}
 		kept = append(kept, ref)
 		for _, es := range b.waiting[ref] {
-			for i := range es.occurrences.len() {
-				oc := *es.occurrences.at(i)
+			for _, oc := range es.waiting {
 				out = append(out, eventOcc{oc, es.last}.listEvent())
 			}
 		}

@@ -8,9 +8,14 @@ import (
 // eventState is one Event object and each occurrence of it seen: the kubelet reports a repeat
 // by raising count and lastTimestamp on the same object.
 type eventState struct {
-	last        *EventObservation
-	occurrences seqBuilder[occurrence] // in blocks: a crash loop's BackOff has thousands
-	owner       eventOwner             // where its occurrences are filed
+	last  *EventObservation
+	count int32      // the count of the last occurrence taken (0: none yet)
+	owner eventOwner // where its occurrences are filed
+	// waiting holds the occurrences of an Event whose object has not been seen, until it is
+	// (release files them) or the end lists them as orphans. An Event with an owner keeps none:
+	// its occurrences are filed as they come, and kept there. Keeping them here too had every
+	// occurrence of a Job's thousands of Events held twice.
+	waiting []occurrence
 }
 
 // occurrence is one time an Event happened, with what the Event said then.
@@ -32,14 +37,14 @@ type occurrence struct {
 func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, ok bool) {
 	es.last = e
 	count := max(e.Count, 1)
-	if n := es.occurrences.len(); n > 0 && es.occurrences.at(n-1).count >= count {
+	if es.count >= count {
 		return occurrence{}, false
 	}
 	oc = occurrence{count: count, received: r, typ: e.Type, message: e.Message}
 	if count > 1 {
 		oc.note = "repeat: count " + strconv.Itoa(int(count))
 	}
-	first := es.occurrences.len() == 0 && count == 1
+	first := es.count == 0 && count == 1
 	switch {
 	case first && !e.NameTime.IsZero():
 		// The name's suffix is the emitter's clock when it made the Event: the best time there is.
@@ -64,7 +69,7 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 	if !oc.nameTime.IsZero() {
 		oc.at = oc.nameTime
 	}
-	es.occurrences.insert(es.occurrences.len(), oc)
+	es.count = count
 	return oc, true
 }
 
