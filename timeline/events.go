@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// eventState is one Event object and each occurrence of it seen: the kubelet reports a repeat
-// by raising count and lastTimestamp on the same object.
+// eventState is one Event object: where its occurrences go, and what tells the next one from an
+// update that adds none (the kubelet reports a repeat by raising count and lastTimestamp on the
+// same object).
 type eventState struct {
 	last  *eventRef  // what the Event is about and why, as last seen
 	count int32      // the count of the last occurrence taken (0: none yet)
