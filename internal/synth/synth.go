@@ -158,14 +158,17 @@ func Pods(n int, src []byte) ([]byte, error) {
 	text, _ := json.Marshal(perPod)
 	for i := range n {
 		d := time.Duration(i) * 100 * time.Millisecond
-		t := string(text)
+		// The copy's names and UIDs, in one pass over the text (no old string can match
+		// inside another's replacement, so one pass is what replacing each in turn gave).
+		var pairs []string
 		for k, name := range order {
-			t = strings.ReplaceAll(t, names[name], fmt.Sprintf("00000000-0000-4000-8%03d-%012d", k, i))
-			t = strings.ReplaceAll(t, `"`+name, fmt.Sprintf(`"%s-%06d`, name, i))
+			pairs = append(pairs, names[name], fmt.Sprintf("00000000-0000-4000-8%03d-%012d", k, i),
+				`"`+name, fmt.Sprintf(`"%s-%06d`, name, i))
 		}
 		for k, uid := range eventUIDs {
-			t = strings.ReplaceAll(t, uid, fmt.Sprintf("00000000-0000-4000-9%03d-%012d", k, i))
+			pairs = append(pairs, uid, fmt.Sprintf("00000000-0000-4000-9%03d-%012d", k, i))
 		}
+		t := strings.NewReplacer(pairs...).Replace(string(text))
 		var copies []line
 		if err := json.Unmarshal([]byte(t), &copies); err != nil {
 			return nil, err
