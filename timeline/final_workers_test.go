@@ -15,8 +15,8 @@ import (
 // TestFinalOnEveryCore: Final derives the pods of a big Job on several goroutines, each with a
 // deriver of its own, and the timeline is the one a single goroutine derives, byte for byte as
 // JSON: every pod in its place, and what the derivers noted (here, restart counts below zero in
-// some of the pods) gathered once each. Under -race it also
-// says the workers share nothing they write.
+// some of the pods) gathered once each. Under -race it also says the workers share nothing they
+// write.
 func TestFinalOnEveryCore(t *testing.T) {
 	items := recordingItems(t, "job-native-sidecar", func(s []byte) ([]byte, error) { return synth.Pods(300, s) })
 	obs := watch.Observations(items)

@@ -11,9 +11,9 @@ import (
 // with another pod's (its facts are its own; Events are copied into it as they are filed), so
 // each worker derives with a deriver of its own, and what the derivers noted is gathered into
 // the Builder's after: the timeline is the same, pod for pod, whatever the number of workers
-// (TestFinalOnEveryCore). At the end of replay -o json of a 2,200-pod Job's recording this was
-// an eighth of the run's wall time, on one core while the other idled: 66-79 ms, now 48-64 on
-// two cores (not half: the pods it makes are fresh memory, and faulting it in, and collecting
+// (TestFinalOnEveryCore). At the end of replay -o json of a 2,200-pod Job's recording (as it
+// was made before each pod had its Events) this was an eighth of the run's wall time, on one
+// core while the other idled: 66-79 ms, now 48-64 on two cores (not half: the pods it makes are fresh memory, and faulting it in, and collecting
 // under the replay's memory limit, take as long as deriving).
 func (b *Builder) finalPods() Seq[*Pod] {
 	// Nothing but the list reaches a pod's facts once the Events are gone.
