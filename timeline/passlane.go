@@ -54,8 +54,15 @@ func (l *passLane) edit(a int32) []Milestone {
 		clear(fin.passEdits)
 		l.edits = fin.passEdits
 	}
-	// Into a copy the last pass made and found the same as the one before it, which nothing holds.
-	ms := append(fin.spare[:0], l.milestones(a)...)
+	// Into a copy the last pass made and found the same as the one before it, which nothing holds,
+	// else a new one with room for what the pass adds (a SIGTERM), so that adding does not copy
+	// the list again.
+	base := l.milestones(a)
+	ms := fin.spare[:0]
+	if cap(ms) < len(base)+1 {
+		ms = make([]Milestone, 0, len(base)+2)
+	}
+	ms = append(ms, base...)
 	fin.spare = nil
 	for i := range ms {
 		// Capped, so that adding evidence copies it rather than writing into the base run's.
