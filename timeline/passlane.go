@@ -55,12 +55,12 @@ func (l *passLane) edit(a int32) []Milestone {
 		l.edits = fin.passEdits
 	}
 	// Into a copy the last pass made and found the same as the one before it, which nothing holds,
-	// else a new one with room for what the pass adds (a SIGTERM), so that adding does not copy
-	// the list again.
+	// else a new one with room for the one milestone the pass may add (a SIGTERM), so that adding
+	// it does not copy the list again.
 	base := l.milestones(a)
 	ms := fin.spare[:0]
 	if cap(ms) < len(base)+1 {
-		ms = make([]Milestone, 0, len(base)+2)
+		ms = make([]Milestone, 0, len(base)+1)
 	}
 	ms = append(ms, base...)
 	fin.spare = nil
