@@ -144,12 +144,14 @@ func (s Seq[T]) Same(other Seq[T]) bool {
 }
 
 // Slice copies the items into one slice.
-func (s Seq[T]) Slice() []T {
-	out := make([]T, 0, s.n)
+func (s Seq[T]) Slice() []T { return s.appendTo(make([]T, 0, s.n)) }
+
+// appendTo appends the items to dst.
+func (s Seq[T]) appendTo(dst []T) []T {
 	for b := range s.blocks() {
-		out = append(out, b...)
+		dst = append(dst, b...)
 	}
-	return out
+	return dst
 }
 
 // MarshalJSON writes the items as a JSON array.

@@ -1,7 +1,7 @@
 package timeline
 
 import (
-	"sort"
+	"slices"
 	"time"
 )
 
@@ -18,15 +18,24 @@ type Snapshot struct {
 // Events is every Event occurrence of the snapshot (its pods', its jobs' and the orphans), oldest
 // first. It costs a merge of them all: for output at the end, not for every frame.
 func (s Snapshot) Events() []Event {
-	var out []Event
+	n := len(s.Orphans)
 	for _, p := range s.Pods.Items() {
-		out = append(out, p.Events.Slice()...)
+		n += p.Events.Len()
 	}
 	for _, j := range s.Jobs {
-		out = append(out, j.Events.Slice()...)
+		n += j.Events.Len()
+	}
+	// Copied once, into a list of the size they make (a Job's 17,600 Events were gathered
+	// through a copy of each pod's list into one grown as they came).
+	out := make([]Event, 0, n)
+	for _, p := range s.Pods.Items() {
+		out = p.Events.appendTo(out)
+	}
+	for _, j := range s.Jobs {
+		out = j.Events.appendTo(out)
 	}
 	out = append(out, s.Orphans...)
-	sort.SliceStable(out, func(i, j int) bool { return out[i].At.Before(out[j].At) })
+	slices.SortStableFunc(out, func(a, b Event) int { return a.At.Compare(b.At) })
 	return out
 }
 
