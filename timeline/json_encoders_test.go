@@ -119,3 +119,24 @@ func fillAll(v reflect.Value, s string, at time.Time) {
 		}
 	}
 }
+
+// TestEventEncodersAgree: an Event's JSON is what encoding/json writes of it, byte for byte, for
+// the zero Event, one with every member set, and Events with strings a container controls.
+func TestEventEncodersAgree(t *testing.T) {
+	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本 a\xffb"
+	at := time.Date(2026, 12, 5, 9, 0, 0, 123456789, time.UTC)
+	events := []Event{{}, {At: at, Object: "Pod/a", Type: "Normal", Reason: "Started", Message: "Started container app", Count: 1},
+		{At: at.In(time.FixedZone("LMT", 17*60+32)), Count: -3}, {At: at.AddDate(8000, 0, 0)}}
+	for _, s := range []string{"x", "a<b>&c", "\u2028", "a\xffb", hostile} {
+		var e Event
+		fillAll(reflect.ValueOf(&e).Elem(), s, at)
+		events = append(events, e)
+	}
+	for i, e := range events {
+		want, werr := json.Marshal(e)
+		got, gerr := e.AppendJSON([]byte("prefix,"))
+		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != "prefix,"+string(want) {
+			t.Errorf("Event %d: encoding/json wrote %s (%v), AppendJSON %s (%v)", i, want, werr, got, gerr)
+		}
+	}
+}
