@@ -187,7 +187,7 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 			Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"}}})
 	}
 
-	if occs := ps.podOccs["Scheduled"]; len(occs) > 0 {
+	if occs := ps.scheduled; len(occs) > 0 {
 		oc := occs[0]
 		ms = append(ms, Milestone{Kind: MScheduled, At: oc.at, Earliest: oc.when.lo, Latest: oc.when.hi,
 			Source: SourceEvent, Message: oc.message, Evidence: []Evidence{oc.evidence(oc.ev.Reason)}})

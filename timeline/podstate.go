@@ -20,8 +20,11 @@ type podState struct {
 	phases        []phaseChange
 	lanes         map[string]*laneState
 	laneOrder     []*laneState
-	podOccs       map[string][]eventOcc // the pod's own Events (no container), by reason, in time order
-	events        seqBuilder[Event]     // every occurrence, for the events list
+	// scheduled are the pod's Scheduled Events, in time order: of the Events about the pod itself
+	// (no container), the only ones its timeline reads beyond the events list (the pod row's
+	// scheduled milestone).
+	scheduled []eventOcc
+	events    seqBuilder[Event] // every occurrence, for the events list
 	// The involved object of the last Event listed, and its "Kind/name" as the list shows it.
 	evKind, evName, evObject string
 
@@ -81,8 +84,7 @@ type phaseChange struct {
 }
 
 func newPodState(key string, touched *[]*podState) *podState {
-	return &podState{key: key, lanes: map[string]*laneState{}, podOccs: map[string][]eventOcc{}, dirty: true, rowDirty: true,
-		touched: touched}
+	return &podState{key: key, lanes: map[string]*laneState{}, dirty: true, rowDirty: true, touched: touched}
 }
 
 // touch marks the pod for derivation at the next snapshot. A new pod is not listed: its place in
@@ -133,7 +135,9 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 	}
 	if n := len(ps.phases); n == 0 || ps.phases[n-1].phase != p.Phase {
 		ps.phases = append(ps.phases, phaseChange{p.Phase, s})
-		ps.rowDirty = true
+		// The row shows the terminal phases only: a change to Pending or Running leaves it as it
+		// was, and is not a reason to derive it again whole.
+		ps.rowDirty = ps.rowDirty || p.Phase == "Succeeded" || p.Phase == "Failed"
 	}
 	for _, c := range p.Conditions {
 		// The pod row shows every Ready change, and when PodScheduled, Initialized and
@@ -200,8 +204,10 @@ func (ps *podState) addOcc(oc eventOcc) {
 		ps.boundsRow(&oc)
 		return
 	}
-	ps.podOccs[oc.ev.Reason] = insertOcc(ps.podOccs[oc.ev.Reason], oc)
-	ps.rowDirty = true
+	if oc.ev.Reason == "Scheduled" {
+		ps.scheduled = insertOcc(ps.scheduled, oc)
+		ps.rowDirty = true
+	}
 }
 
 // firstTrueBit is the bit of podState.firstTrue that says a condition of the type was True.
