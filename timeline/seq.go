@@ -216,8 +216,9 @@ func (sb *seqBuilder[T]) insert(i int, v T) {
 			// Grown by a few, not doubled: a tail never holds more than a block, and most of a
 			// pod's lists (its conditions, its pod row) end in a tail that is never filled. A
 			// Job pod's ten condition changes took room for sixteen (2.6 KB). A list's first
-			// item gets room for itself alone: most Events happen once, and room for four
-			// occurrences of each (864 bytes) was an eighth of a Job's timeline.
+			// item gets room for itself alone, for the lists that keep one (a Job's own Events,
+			// a pod's first condition). When an Event's occurrences were kept in such a list,
+			// room for four of the one most Events have was an eighth of a Job's timeline.
 			grown := len(sb.tail) + tailGrowth
 			if len(sb.tail) == 0 {
 				grown = 1
