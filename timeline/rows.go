@@ -67,11 +67,13 @@ type Row struct {
 // each with its gap from the one before. It is computed on the first call and kept.
 func (p *Pod) Rows() []Row {
 	m := p.memoized()
-	m.rowsOnce.Do(func() { m.rows = p.rowsNow() })
+	m.rowsOnce.Do(func() { m.rows, _, _ = p.appendRows(nil, nil, nil) })
 	return m.rows
 }
 
-func (p *Pod) rowsNow() []Row {
+// appendRows puts the rows into rows[:0], their gaps into gaps[:0] (each row's Gap points there),
+// using starts[:0] to merge the lists: a writer of many pods' JSON passes the same ones each time.
+func (p *Pod) appendRows(rows []Row, gaps []Span, starts []int) ([]Row, []Span, []int) {
 	n := p.Milestones.Len()
 	for _, c := range p.Containers {
 		for _, r := range c.Runs.Items() {
@@ -82,8 +84,8 @@ func (p *Pod) rowsNow() []Row {
 	// the lists are merged: the stable sort of them all, as one list, would move every row about
 	// n·log²n times where the lanes interleave (6,000 rows: 6 ms, paid at each frame that changes
 	// the pod).
-	rows := make([]Row, 0, n)
-	starts := make([]int, 0, len(p.Containers)+2)
+	rows = slices.Grow(rows[:0], n)
+	starts = slices.Grow(starts[:0], len(p.Containers)+2)
 	for _, m := range p.Milestones.All() {
 		rows = append(rows, Row{Milestone: m})
 	}
@@ -99,12 +101,12 @@ func (p *Pod) rowsNow() []Row {
 	}
 	starts = append(starts, len(rows))
 	rows = mergeRows(rows, starts)
-	gaps := make([]Span, len(rows))
+	gaps = slices.Grow(gaps[:0], len(rows))[:len(rows)]
 	for i := 1; i < len(rows); i++ {
 		gaps[i] = spanBetween(rows[i-1].Milestone, rows[i].Milestone, false)
 		rows[i].Gap = &gaps[i]
 	}
-	return rows
+	return rows, gaps, starts
 }
 
 // rowBefore orders rows as Before orders their milestones, for slices' sorts (which only ask
@@ -242,28 +244,33 @@ func (c *Container) Segments() []Segment { return c.segments(0, c.Since) }
 
 // segments are the segments of the runs from index from on, pending from since if it is not zero.
 func (c *Container) segments(from int, since time.Time) []Segment {
+	return c.appendSegments(nil, from, since)
+}
+
+// appendSegments appends to out what segments returns.
+func (c *Container) appendSegments(out []Segment, from int, since time.Time) []Segment {
 	// Sized first (at most one a change): a lane of a long crash loop has thousands, cut again
 	// at each frame that changes its pod.
 	n := 0
 	for i := from; i < c.Runs.Len(); i++ {
 		n += len(c.Runs.At(i).Changes)
 	}
-	var out []Segment
 	if !since.IsZero() {
 		n++
 	}
 	if n > 0 {
-		out = make([]Segment, 0, n)
+		out = slices.Grow(out, n)
 	}
+	start := len(out)
 	if !since.IsZero() {
 		out = append(out, Segment{State: StatePending, From: since})
 	}
 	for i := from; i < c.Runs.Len(); i++ {
 		for _, ch := range c.Runs.At(i).Changes {
-			out = addChange(out, ch)
+			out = addChange(out, start, ch)
 		}
 	}
-	if n := len(out); n > 0 && !c.End.IsZero() && c.End.After(out[n-1].From) {
+	if n := len(out); n > start && !c.End.IsZero() && c.End.After(out[n-1].From) {
 		out[n-1].To = c.End
 	}
 	return out
@@ -284,8 +291,9 @@ func (c *Container) SegmentsFrom(t time.Time) []Segment {
 	return c.segments(i, time.Time{})
 }
 
-func addChange(out []Segment, c StateChange) []Segment {
-	if n := len(out); n > 0 {
+// addChange adds c to the lane's segments, out[start:].
+func addChange(out []Segment, start int, c StateChange) []Segment {
+	if n := len(out); n > start {
 		last := &out[n-1]
 		if last.State == c.State && last.Reason == c.Reason {
 			return out
