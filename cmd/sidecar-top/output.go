@@ -50,11 +50,12 @@ func writeDocument(w io.Writer, d timeline.Document, pretty bool) error {
 
 // jsonWriter writes the members of a JSON object one value at a time.
 type jsonWriter struct {
-	w      *bufio.Writer
-	pretty bool
-	buf    bytes.Buffer
-	window [][]byte // the buffers a window of values is marshalled into, used again for the next
-	err    error
+	w           *bufio.Writer
+	pretty      bool
+	buf         bytes.Buffer
+	window      [][]byte     // the buffers a window is marshalled into, used again for the next
+	marshallers []marshaller // one for each goroutine marshalWindowAt runs, kept for the next window
+	err         error
 }
 
 // raw writes b, with what a terminal could obey spelled as JSON escapes (jsonsafe): the text
@@ -72,10 +73,13 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 		return
 	}
 	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp() + `[`))
+	for k := range j.marshallers {
+		j.marshallers[k].longest = 0 // a list's values are of one kind: a Job's are not an Event's
+	}
 	for i := range n {
 		if i%marshalWindow == 0 {
 			var err error
-			if j.window, err = marshalWindowAt(at, i, min(n, i+marshalWindow), j.window); err != nil && j.err == nil {
+			if j.window, err = j.marshalWindowAt(at, i, min(n, i+marshalWindow)); err != nil && j.err == nil {
 				j.err = err
 			}
 		}
@@ -100,29 +104,64 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 
 // marshalWindow is how many values of a list are marshalled at once, on every core, before
 // they are written in order: the output of a Job's thousands of pods is never held whole.
-const marshalWindow = 256
+const marshalWindow = 64
 
 // marshalWindowAt marshals at(from) … at(to-1), spread over GOMAXPROCS goroutines (a snapshot
 // is immutable, and what a Pod derives on demand is derived once under a sync.Once), into the
-// buffers of reuse where it has them (what the window before was written from): a new slice
+// buffers of j.window where it has them (what the window before was written from): a new slice
 // for each pod's JSON, written once, was a twelfth of what replay -o json of a Job allocated.
-func marshalWindowAt(at func(int) any, from, to int, reuse [][]byte) ([][]byte, error) {
-	out := reuse[:min(len(reuse), to-from)]
+func (j *jsonWriter) marshalWindowAt(at func(int) any, from, to int) ([][]byte, error) {
+	out := j.window[:min(len(j.window), to-from)]
 	for len(out) < to-from {
 		out = append(out, nil)
 	}
 	errs := make([]error, to-from)
 	workers := min(runtime.GOMAXPROCS(0), to-from)
+	for len(j.marshallers) < workers {
+		j.marshallers = append(j.marshallers, marshaller{})
+	}
 	var wg sync.WaitGroup
 	for w := range workers {
+		m := &j.marshallers[w]
 		wg.Go(func() {
 			for i := from + w; i < to; i += workers {
-				out[i-from], errs[i-from] = appendMarshal(out[i-from][:0], at(i))
+				out[i-from], errs[i-from] = m.append(out[i-from][:0], at(i))
 			}
 		})
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)
+}
+
+// marshaller is what one of marshalWindowAt's goroutines keeps from one value to the next.
+type marshaller struct {
+	pods    timeline.PodWriter
+	longest int // the longest value of the list at hand written
+}
+
+// append appends v as marshal writes it to b; a value that can (an Event) writes itself there,
+// and a Pod is written by m.pods. A buffer smaller than the longest value written so far is
+// replaced by one of that size first: grown by append, 1.25 times at a time, a pod's buffer
+// allocated some five times the size it came to (14 of the 31 MB that writing the 2,200 pods of
+// a Job allocated), and each collection under the replay's memory limit costs what the heap
+// holds.
+func (m *marshaller) append(b []byte, v any) ([]byte, error) {
+	if cap(b) < m.longest {
+		b = make([]byte, 0, m.longest+m.longest/8)
+	}
+	var err error
+	switch v := v.(type) {
+	case *timeline.Pod:
+		b, err = m.pods.AppendJSON(b, v)
+	case interface{ AppendJSON([]byte) ([]byte, error) }:
+		b, err = v.AppendJSON(b)
+	default:
+		var js []byte
+		js, err = marshal(v)
+		b = append(b, js...)
+	}
+	m.longest = max(m.longest, len(b))
+	return b, err
 }
 
 // marshal is json.Marshal of v, but a value that marshals itself (a Pod) is asked directly:
@@ -133,15 +172,6 @@ func marshal(v any) ([]byte, error) {
 		return m.MarshalJSON()
 	}
 	return json.Marshal(v)
-}
-
-// appendMarshal appends v as marshal writes it to b; a value that can (a Pod) writes itself there.
-func appendMarshal(b []byte, v any) ([]byte, error) {
-	if a, ok := v.(interface{ AppendJSON([]byte) ([]byte, error) }); ok {
-		return a.AppendJSON(b)
-	}
-	m, err := marshal(v)
-	return append(b, m...), err
 }
 
 // member writes `,"name":v`.

@@ -59,7 +59,9 @@ func TestWriteJSON(t *testing.T) {
 
 // TestWriteJSONManyPods: a Job of 600 pods, more than one window of pods marshalled at once on
 // every core, comes out in the snapshot's order and as the whole Document marshals, pod for
-// pod (under -race, with no two goroutines writing what one derives).
+// pod (under -race, with no two goroutines writing what one derives), and byte for byte as
+// encoding/json writes the Document: its Job and thousands of Events written into the buffers
+// the pods were, each value of a size of its own.
 func TestWriteJSONManyPods(t *testing.T) {
 	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
 	if err != nil {
@@ -83,6 +85,16 @@ func TestWriteJSONManyPods(t *testing.T) {
 	var got bytes.Buffer
 	if err := writeJSON(&got, "ns", "job/x", res.Final, false); err != nil {
 		t.Fatal(err)
+	}
+	var whole bytes.Buffer
+	if err := json.NewEncoder(&whole).Encode(timeline.NewDocument("ns", "job/x", res.Final)); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(res.Final.Events()); n < 3*marshalWindow {
+		t.Fatalf("the Job has %d Events, want several windows of them", n)
+	}
+	if !bytes.Equal(got.Bytes(), whole.Bytes()) {
+		t.Errorf("output (%d bytes) is not the Document as encoding/json writes it (%d bytes)", got.Len(), whole.Len())
 	}
 	var doc struct {
 		Pods []json.RawMessage `json:"pods"`
