@@ -184,6 +184,24 @@ func TestSidecarHoldsReadiness(t *testing.T) {
 	if p := b2.Snapshot().Pods.At(0); !hasFinding(p.Findings(), "not Ready only because sidecar `side`") {
 		t.Errorf("findings while held %+v", p.Findings())
 	}
+	// Ready, then held by the sidecar's failing probe, then Ready again: each snapshot's findings
+	// are read only after the next update, and are of the pod as it was.
+	b3 := timeline.NewBuilder()
+	apply(b3, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(true, "True", 3)})
+	ready := b3.Snapshot().Pods.At(0)
+	apply(b3, 20.1, timeline.Observation{Pod: mk(false, "False", 20)})
+	held := b3.Snapshot().Pods.At(0)
+	apply(b3, 25.1, timeline.Observation{Pod: mk(true, "True", 25)})
+	again := b3.Snapshot().Pods.At(0)
+	for _, c := range []struct {
+		name string
+		p    *timeline.Pod
+		want bool
+	}{{"ready", ready, false}, {"held", held, true}, {"ready again", again, false}} {
+		if got := hasFinding(c.p.Findings(), "not Ready only because sidecar `side`"); got != c.want {
+			t.Errorf("%s: finding %v, want %v: %+v", c.name, got, c.want, c.p.Findings())
+		}
+	}
 }
 
 // TestExitAfterItsSigterm: an app that exits the moment it gets SIGTERM, late in a second; its

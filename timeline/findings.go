@@ -90,7 +90,7 @@ func (f *podFacts) timedOut(name string) bool {
 
 // newPodFacts sets f to ps's facts now, with lanes (as long as ps's) for the lanes'.
 func newPodFacts(f *podFacts, ps *podState, lanes []laneNow) {
-	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.firstConditionNow("Ready"),
+	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.readyNow(),
 		grace: time.Duration(ps.last.GracePeriod) * time.Second, lanes: lanes}
 	if ps.deletion != nil {
 		f.grace = time.Duration(ps.deletionGrace) * time.Second
