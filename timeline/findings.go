@@ -56,8 +56,8 @@ type podFacts struct {
 	grace         time.Duration // the grace period the pod was stopped with
 	restartPolicy string
 	deleting      bool
-	readyNow      *Condition // the Ready condition now, if any
-	lanes         []laneNow  // in the pod's order
+	readyNow      string    // the Ready condition's status now; "" without one
+	lanes         []laneNow // in the pod's order
 }
 
 // laneNow is a container's spec and status now.
@@ -90,7 +90,7 @@ func (f *podFacts) timedOut(name string) bool {
 
 // newPodFacts sets f to ps's facts now, with lanes (as long as ps's) for the lanes'.
 func newPodFacts(f *podFacts, ps *podState, lanes []laneNow) {
-	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.readyNow(),
+	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.readyNow,
 		grace: time.Duration(ps.last.GracePeriod) * time.Second, lanes: lanes}
 	if ps.deletion != nil {
 		f.grace = time.Duration(ps.deletionGrace) * time.Second
@@ -199,7 +199,7 @@ func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 			"Pod Ready waited for sidecar %s to become ready (%s): a native sidecar's readiness counts toward the Pod's.",
 			quote(c), when)})
 	}
-	if c := f.readyNow; c != nil && c.Status == "False" && p.Phase == "Running" {
+	if f.readyNow == "False" && p.Phase == "Running" {
 		var notReady []string
 		appsReady := true
 		for _, l := range f.lanes {

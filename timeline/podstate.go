@@ -7,14 +7,14 @@ import "time"
 // derived from them last time, so that only what changed is derived again.
 type podState struct {
 	key string
-	// last is the last observation's own members, in lastObs: its conditions and containers are
-	// read as it is filed (and of the conditions, Ready's is kept in ready), and holding them and
-	// the observation until the pod's next update kept ~1 KB a pod that nothing read (2 MB of the
-	// heap at the end of reading a 2,200-pod Job, where the replay's memory limit leaves it
-	// little room).
+	// last is the last observation's own members, in lastObs: its conditions and containers
+	// are read as it is filed (of the conditions, Ready's status is kept in readyNow), and
+	// holding them and the observation until the pod's next update kept ~1 KB a pod that
+	// nothing read (2 MB of the heap at the end of reading a 2,200-pod Job, where the replay's
+	// memory limit leaves it little room).
 	last          *PodObservation
 	lastObs       PodObservation
-	ready         *Condition // the last observation's Ready condition, if any (see readyOf)
+	readyNow      string // the Status of the last observation's Ready condition; "" without one
 	firstSeen     time.Time
 	lastSeen      time.Time
 	deleted       *seen // the DELETED watch event
@@ -120,7 +120,7 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 			ls.touch(0)
 		}
 	}
-	ps.ready = readyOf(p.Conditions, ps.ready)
+	ps.readyNow = readyStatus(p.Conditions)
 	ps.lastObs = *p
 	ps.lastObs.Conditions, ps.lastObs.Containers = nil, nil
 	ps.last, ps.lastSeen = &ps.lastObs, r
@@ -153,7 +153,7 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		// The pod row shows every Ready change, and when PodScheduled, Initialized and
 		// ContainersReady first became True: that is all that is kept of the conditions. (A
 		// crash loop flips ContainersReady and PodReadyToStartContainers in every cycle. The
-		// findings read the Ready condition as it is now, from ready.)
+		// findings read the Ready condition's status as it is now, from readyNow.)
 		switch c.Type {
 		case "Ready":
 			if !hasConditionChange(&ps.conditions, c) {
@@ -240,22 +240,14 @@ func (ps *podState) firstCondition(typ, status string) *conditionChange {
 	return nil
 }
 
-// readyNow is the Ready condition of the pod's last observation, if it had one.
-func (ps *podState) readyNow() *Condition { return ps.ready }
-
-// readyOf is the first Ready condition of cs: was, if it is the same, else cs's own (was may be
-// held by a snapshot's facts; an observation is never written). Only the list of conditions
-// that holds it is kept, not the observation.
-func readyOf(cs []Condition, was *Condition) *Condition {
+// readyStatus is the Status of the first Ready condition of cs, or "" without one.
+func readyStatus(cs []Condition) string {
 	for i := range cs {
 		if cs[i].Type == "Ready" {
-			if was != nil && *was == cs[i] {
-				return was
-			}
-			return &cs[i]
+			return cs[i].Status
 		}
 	}
-	return nil
+	return ""
 }
 
 // boundsRow keeps the Events that bound the pod row: the first of an app container (before
