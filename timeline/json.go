@@ -68,10 +68,6 @@ func (p *Pod) MarshalJSON() ([]byte, error) { return new(PodWriter).AppendJSON(n
 // makes a new one each time.
 func (p *Pod) AppendJSON(b []byte) ([]byte, error) { return new(PodWriter).AppendJSON(b, p) }
 
-// marshalPod appends a pod's JSON view to b as encoding/json would write it, byte for byte
-// (see appendPodJSON).
-func marshalPod(b []byte, v podJSON) ([]byte, error) { return appendPodJSON(b, &v) }
-
 // PodWriter writes pods' JSON one after another, and keeps what it works with from one pod to
 // the next (the rows that give each milestone its gap, the lists of the view, the lanes'
 // segments): made anew for each pod, these were a third of what writing a 2,200-pod Job's

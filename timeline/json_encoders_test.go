@@ -49,15 +49,15 @@ func TestPodEncodersAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := marshalPod(nil, v)
+		got, err := appendPodJSON(nil, &v)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(string(want), string(got)); diff != "" {
-			t.Errorf("view %d: encoding/json (-) and marshalPod (+) differ:\n%s", i, diff)
+			t.Errorf("view %d: encoding/json (-) and appendPodJSON (+) differ:\n%s", i, diff)
 		}
-		if after, _ := marshalPod([]byte("prefix,"), v); string(after) != "prefix,"+string(want) {
-			t.Errorf("view %d: marshalPod after other bytes wrote %.60q..., want them kept and the pod after", i, after)
+		if after, _ := appendPodJSON([]byte("prefix,"), &v); string(after) != "prefix,"+string(want) {
+			t.Errorf("view %d: appendPodJSON after other bytes wrote %.60q..., want them kept and the pod after", i, after)
 		}
 	}
 	// Times encoding/json writes otherwise or refuses: a zone offset with seconds (local mean
@@ -66,14 +66,14 @@ func TestPodEncodersAgree(t *testing.T) {
 		at.In(time.FixedZone("far", -24*3600)), at.AddDate(8000, 0, 0), at.AddDate(-2100, 0, 0)} {
 		v := podJSON{Created: odd, LastSeen: at}
 		want, werr := json.Marshal(v)
-		got, gerr := marshalPod(nil, v)
+		got, gerr := appendPodJSON(nil, &v)
 		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != string(want) {
-			t.Errorf("%v: encoding/json wrote %s (%v), marshalPod %s (%v)", odd, want, werr, got, gerr)
+			t.Errorf("%v: encoding/json wrote %s (%v), appendPodJSON %s (%v)", odd, want, werr, got, gerr)
 		}
 	}
 	bad := podJSON{Name: "a\xffb"}
 	want, _ := json.Marshal(bad)
-	got, err := marshalPod(nil, bad)
+	got, err := appendPodJSON(nil, &bad)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestPodEncodersAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	if w.Name != "a\uFFFDb" || g.Name != w.Name {
-		t.Errorf("invalid UTF-8: encoding/json wrote %s, marshalPod %s", want, got)
+		t.Errorf("invalid UTF-8: encoding/json wrote %s, appendPodJSON %s", want, got)
 	}
 }
 
