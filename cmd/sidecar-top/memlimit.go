@@ -33,7 +33,8 @@ const minHeapLimit = 40 << 20
 // Below the limit the collector then has nothing to do (unless GOGC is set): the timeline a
 // replay builds is a third of a recording's size or less, so collecting whenever the heap has
 // doubled only spent CPU on memory the limit allows anyway. Replaying the 101 MiB recording of a
-// 2,200-pod Job took 1.0-1.1 CPU-s with it and 0.9-1.0 without (scripts/bench.sh).
+// 2,200-pod Job took 1.0-1.1 CPU-s with it and 0.9-1.0 without (scripts/bench.sh). As the heap
+// will grow to near the limit, the memory it grows into is backed ahead (prefaultHeap).
 func boundHeap(r io.Reader) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return
@@ -46,9 +47,11 @@ func boundHeap(r io.Reader) {
 	if err != nil || !fi.Mode().IsRegular() {
 		return
 	}
-	debug.SetMemoryLimit(heapLimit(fi.Size(), mappedFromFiles()))
+	limit := heapLimit(fi.Size(), mappedFromFiles())
+	debug.SetMemoryLimit(limit)
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(-1)
+		prefaultHeap(prefaultSize(fi.Size(), limit))
 	}
 }
 
@@ -66,13 +69,17 @@ const limitSlack = 8 << 20
 
 // mappedFromFiles is how much of the process's resident memory is mapped from files (RssFile in
 // /proc/self/status), or 0 where that is not known.
-func mappedFromFiles() int64 {
+func mappedFromFiles() int64 { return procStatus("RssFile:") }
+
+// procStatus is a size /proc/self/status gives, such as "RssFile:", in bytes; 0 where it is not
+// known.
+func procStatus(field string) int64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "RssFile:"); ok {
+		if rest, ok := strings.CutPrefix(line, field); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
 			if err != nil {
 				return 0
