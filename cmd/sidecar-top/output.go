@@ -4,10 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -53,8 +53,8 @@ type jsonWriter struct {
 	w           *bufio.Writer
 	pretty      bool
 	buf         bytes.Buffer
-	window      [][]byte     // the buffers a window is marshalled into, used again for the next
-	marshallers []marshaller // one for each goroutine marshalWindowAt runs, kept for the next window
+	slots       []marshalSlot // the ring of buffers values are marshalled into, used again and again
+	marshallers []marshaller  // one for each goroutine marshalled runs, kept for the next list
 	err         error
 }
 
@@ -73,17 +73,10 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 		return
 	}
 	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp() + `[`))
-	for k := range j.marshallers {
-		j.marshallers[k].longest = 0 // a list's values are of one kind: a Job's are not an Event's
-	}
-	for i := range n {
-		if i%marshalWindow == 0 {
-			var err error
-			if j.window, err = j.marshalWindowAt(at, i, min(n, i+marshalWindow)); err != nil && j.err == nil {
-				j.err = err
-			}
+	j.marshalled(n, at, func(i int, b []byte, err error) {
+		if err != nil && j.err == nil {
+			j.err = err
 		}
-		b := j.window[i%marshalWindow]
 		if i > 0 {
 			j.raw([]byte(","))
 		}
@@ -95,45 +88,80 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 			}
 		}
 		j.raw(b)
-	}
+	})
 	if n > 0 {
 		j.raw([]byte(j.nl(1)))
 	}
 	j.raw([]byte("]"))
 }
 
-// marshalWindow is how many values of a list are marshalled at once, on every core, before
-// they are written in order: the output of a Job's thousands of pods is never held whole.
-const marshalWindow = 64
+// marshalAhead is how many values of a list may be marshalled and not yet written: the output of
+// a Job's thousands of pods is never held whole.
+const marshalAhead = 64
 
-// marshalWindowAt marshals at(from) … at(to-1), spread over GOMAXPROCS goroutines (a snapshot
-// is immutable, and what a Pod derives on demand is derived once under a sync.Once), into the
-// buffers of j.window where it has them (what the window before was written from): a new slice
-// for each pod's JSON, written once, was a twelfth of what replay -o json of a Job allocated.
-func (j *jsonWriter) marshalWindowAt(at func(int) any, from, to int) ([][]byte, error) {
-	out := j.window[:min(len(j.window), to-from)]
-	for len(out) < to-from {
-		out = append(out, nil)
+// marshalled marshals at(0) … at(n-1) on every core and hands each to write in order, on this
+// goroutine, as soon as it and those before it are done. The goroutines take the values one at a
+// time and stay at most marshalAhead ahead of the writing, each value into a buffer of the ring
+// j.slots that the value marshalAhead before it was written from. (They had marshalled windows
+// of 64 values, each goroutine every other value, and waited for the window to be written: the
+// writing and the slowest goroutine's last pods left a core idle, a third of the time it took to
+// write a 2,200-pod Job.) A snapshot is immutable, and what a Pod derives on demand is derived once
+// under a sync.Once.
+func (j *jsonWriter) marshalled(n int, at func(int) any, write func(i int, b []byte, err error)) {
+	if n == 0 {
+		return
 	}
-	errs := make([]error, to-from)
-	workers := min(runtime.GOMAXPROCS(0), to-from)
+	workers := min(runtime.GOMAXPROCS(0), n)
 	for len(j.marshallers) < workers {
 		j.marshallers = append(j.marshallers, marshaller{})
 	}
+	if j.slots == nil {
+		j.slots = make([]marshalSlot, marshalAhead)
+		for k := range j.slots {
+			j.slots[k].ready = make(chan struct{}, 1)
+		}
+	}
+	// A token for each value taken and not yet written: a goroutine takes value i only once the
+	// value marshalAhead before it has been written, so its slot is free.
+	tokens := make(chan struct{}, marshalAhead)
+	for range marshalAhead {
+		tokens <- struct{}{}
+	}
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for w := range workers {
 		m := &j.marshallers[w]
+		m.longest = 0 // a list's values are of one kind: a Job's are not an Event's
 		wg.Go(func() {
-			for i := from + w; i < to; i += workers {
-				out[i-from], errs[i-from] = m.append(out[i-from][:0], at(i))
+			for {
+				<-tokens
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				s := &j.slots[i%marshalAhead]
+				s.b, s.err = m.append(s.b[:0], at(i))
+				s.ready <- struct{}{}
 			}
 		})
 	}
+	for i := range n {
+		s := &j.slots[i%marshalAhead]
+		<-s.ready
+		write(i, s.b, s.err)
+		tokens <- struct{}{}
+	}
 	wg.Wait()
-	return out, errors.Join(errs...)
 }
 
-// marshaller is what one of marshalWindowAt's goroutines keeps from one value to the next.
+// marshalSlot is one buffer of marshalled's ring: a value, and word that it is there.
+type marshalSlot struct {
+	b     []byte
+	err   error
+	ready chan struct{}
+}
+
+// marshaller is what one of marshalled's goroutines keeps from one value to the next.
 type marshaller struct {
 	pods    timeline.PodWriter
 	longest int // the longest value of the list at hand written

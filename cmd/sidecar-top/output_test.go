@@ -57,11 +57,11 @@ func TestWriteJSON(t *testing.T) {
 	}
 }
 
-// TestWriteJSONManyPods: a Job of 600 pods, more than one window of pods marshalled at once on
-// every core, comes out in the snapshot's order and as the whole Document marshals, pod for
-// pod (under -race, with no two goroutines writing what one derives), and byte for byte as
-// encoding/json writes the Document: its Job and thousands of Events written into the buffers
-// the pods were, each value of a size of its own.
+// TestWriteJSONManyPods: a Job of 600 pods, marshalled on every core into a ring of buffers that
+// goes round several times, comes out in the snapshot's order and as the whole Document
+// marshals, pod for pod (under -race, with no two goroutines writing what one derives), and
+// byte for byte as encoding/json writes the Document: its Job and thousands of Events written
+// into the buffers the pods were, each value of a size of its own.
 func TestWriteJSONManyPods(t *testing.T) {
 	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
 	if err != nil {
@@ -90,8 +90,8 @@ func TestWriteJSONManyPods(t *testing.T) {
 	if err := json.NewEncoder(&whole).Encode(timeline.NewDocument("ns", "job/x", res.Final)); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Final.Events()); n < 3*marshalWindow {
-		t.Fatalf("the Job has %d Events, want several windows of them", n)
+	if n := len(res.Final.Events()); n < 3*marshalAhead {
+		t.Fatalf("the Job has %d Events, want several rings of them", n)
 	}
 	if !bytes.Equal(got.Bytes(), whole.Bytes()) {
 		t.Errorf("output (%d bytes) is not the Document as encoding/json writes it (%d bytes)", got.Len(), whole.Len())
