@@ -8,9 +8,9 @@ package main
 // call instead (madvise MADV_POPULATE_WRITE, Linux 5.14 on), and the heap grows into memory that
 // is there already. Eight rounds in turn against a copy of the binary before it (2026-12-05,
 // 23:48): 1.12-1.67 CPU-s (1.43 on average) -> 1.12-1.44 (1.28), 0.62-0.95 s wall (0.80) ->
-// 0.65-0.82 (0.74), system time 0.27-0.30 -> 0.14-0.20 s; peak resident 92 MiB either way.
-// Huge pages (MADV_HUGEPAGE first) were faster still on average, but populating them took 100 ms
-// instead of 5 in two runs of five on that VM: not done.
+// 0.65-0.82 (0.74); system time 0.18-0.32 -> 0.13-0.19 s (23:40-23:45); peak resident 92 MiB
+// either way. Huge pages (MADV_HUGEPAGE first) were faster still on average, but populating them
+// took 100 ms instead of 5 in two runs of five on that VM: not done.
 
 // prefaultSize is how much of the heap to back ahead for a replay of a file of size bytes under
 // a memory limit of limit bytes: no more than the heap will surely reach, so that the resident set
