@@ -16,7 +16,8 @@ func prefaultHeap(n int64) (from, to uintptr) {
 		return 0, 0
 	}
 	b := make([]byte, n) // fresh from the system: not written, so not yet resident
-	from, to = uintptr(unsafe.Pointer(unsafe.SliceData(b))), uintptr(unsafe.Pointer(unsafe.SliceData(b)))+uintptr(n)
+	from = uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	to = from + uintptr(n)
 	// A kernel before 5.14 refuses it: the pages are then backed as they are first written, as
 	// without this.
 	_ = unix.Madvise(b, unix.MADV_POPULATE_WRITE)
