@@ -32,11 +32,14 @@ import (
 
 // tokenReader reads one line by the token; bad says it gave up.
 type tokenReader struct {
-	dec   jsontext.Decoder
-	buf   bytes.Buffer
-	bad   bool
-	strs  map[string]string    // short strings read before, by their JSON text
-	times map[string]time.Time // metav1.Times read before, by their JSON text
+	dec     jsontext.Decoder
+	buf     bytes.Buffer
+	bad     bool
+	strs    map[string]string    // short strings read before, by their JSON text
+	times   map[string]time.Time // metav1.Times read before, by their JSON text
+	marked  []byte               // the line with a spec seen before replaced by a mark (markSpec)
+	markEnd int64                // where the mark ends in marked, or -1: no mark
+	spec    *corev1.PodSpec      // the spec the mark stands for
 }
 
 // tokenLine reads b into l by the token, with the object decoded into slim's wire types and
@@ -47,7 +50,13 @@ func (d *lineDecoder) tokenLine(b []byte, l *wireLine) (ok bool) {
 		r = &tokenReader{}
 		d.tokens = r
 	}
-	r.buf = *bytes.NewBuffer(b) // the decoder reads a bytes.Buffer's bytes where they are
+	in := b
+	r.markEnd = -1
+	if spec, from, to := d.specs.find(b); spec != nil {
+		r.marked = append(append(append(r.marked[:0], b[:from]...), specMark), b[to:]...)
+		in, r.markEnd, r.spec = r.marked, int64(from+1), spec
+	}
+	r.buf = *bytes.NewBuffer(in) // the decoder reads a bytes.Buffer's bytes where they are
 	r.dec.Reset(&r.buf, decodeOptions)
 	r.bad = false
 	sawObject := false
@@ -107,6 +116,10 @@ func (r *tokenReader) pod(w *slimWirePod) {
 		case "metadata":
 			r.meta(&w.Meta)
 		case "spec":
+			if r.markEnd >= 0 && r.dec.PeekKind() == specMark {
+				r.markedSpec(&w.Spec)
+				return
+			}
 			r.check(w.Spec.UnmarshalJSONFrom(&r.dec))
 		case "status":
 			r.status(&w.Status)
