@@ -37,7 +37,7 @@ type tokenReader struct {
 	bad     bool
 	strs    map[string]string    // short strings read before, by their JSON text
 	times   map[string]time.Time // metav1.Times read before, by their JSON text
-	marked  []byte               // the line with a spec seen before replaced by a mark (markSpec)
+	marked  []byte               // the line with a spec seen before replaced by a mark (specCache.find)
 	markEnd int64                // where the mark ends in marked, or -1: no mark
 	spec    *corev1.PodSpec      // the spec the mark stands for
 }
