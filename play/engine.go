@@ -118,6 +118,13 @@ func (e *Engine) Final() timeline.Snapshot {
 	return e.snap
 }
 
+// Stream is Final for output that writes the end pod by pod (timeline.Stream), with the watch
+// notes as Final lists them: the engine takes nothing after it.
+func (e *Engine) Stream() *timeline.Stream {
+	e.dirty = false
+	return e.b.Stream(e.notes...)
+}
+
 // Items counts the items added (recorded), observations or not.
 func (e *Engine) Items() int { return e.items }
 

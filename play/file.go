@@ -95,6 +95,10 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			return res, err
 		}
 	}
+	if opts.Stream {
+		res.Items, res.Stream = e.Items(), e.Stream()
+		return res, nil
+	}
 	emit(true)
 	res.Items, res.Final = e.Items(), e.Final()
 	return res, nil

@@ -21,6 +21,10 @@ type Options struct {
 	Linger time.Duration
 	// Frame is the shortest time between two frames; zero means DefaultFrame.
 	Frame time.Duration
+	// Stream, for a file (RunFile), ends the run with Result.Stream rather than a last frame
+	// and Result.Final: for output that writes the end pod by pod (replay -o json). show and
+	// Until see the frames before the end only.
+	Stream bool
 }
 
 func (o Options) frame() time.Duration {
@@ -35,6 +39,9 @@ type Result struct {
 	Met   bool              // Until held
 	Items int               // items read (and recorded)
 	Final timeline.Snapshot // the timeline at the end
+	// Stream is the end, to be taken pod by pod, when Options.Stream asked for it (Final is
+	// empty then).
+	Stream *timeline.Stream
 }
 
 // silentSource is a source that knows how long its server has not answered (watch.Live).

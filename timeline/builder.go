@@ -294,7 +294,20 @@ func (b *Builder) snapshot(final bool) Snapshot {
 		return b.last
 	}
 	b.changed, b.taken = false, true
+	b.order(final)
 	s := Snapshot{}
+	if final {
+		s.Pods = b.finalPods()
+	} else {
+		s.Pods = b.podTimelines()
+	}
+	b.complete(&s, final)
+	return s
+}
+
+// order sorts the pod list again if a pod's creation changed, and at the end gathers the
+// Events still waiting for their object, before the facts they would be filed under go.
+func (b *Builder) order(final bool) {
 	if b.reorder {
 		b.reorder = false
 		// By creation, then arrival: the order the list is kept in as pods arrive, whenever it
@@ -312,11 +325,11 @@ func (b *Builder) snapshot(final bool) Snapshot {
 		b.orphaned = false
 		b.last.Orphans = b.orphans()
 	}
-	if final {
-		s.Pods = b.finalPods()
-	} else {
-		s.Pods = b.podTimelines()
-	}
+}
+
+// complete adds to s, whose pods are derived, the jobs, the orphaned Events and the notes, and
+// makes it the last snapshot; at the end, the Builder then lets go of everything else.
+func (b *Builder) complete(s *Snapshot, final bool) {
 	for _, js := range b.jobList {
 		if js.dirty || js.out == nil {
 			js.dirty = false
@@ -335,11 +348,10 @@ func (b *Builder) snapshot(final bool) Snapshot {
 	notes := slices.Clone(b.d.notes)
 	slices.Sort(notes) // the same however the snapshots came
 	s.Notes = append(s.Notes, notes...)
-	b.last = s
+	b.last = *s
 	if final {
 		b.drop()
 	}
-	return s
 }
 
 // podTimelines derives the pods that changed since the last snapshot and is the list of every

@@ -48,3 +48,39 @@ func TestFinalLetsFactsGo(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+// TestStreamLetsFactsGo: once a Stream has handed a pod out, nothing it or the Builder keeps
+// reaches that pod's facts, nor the pod: a stream holds neither the pods nor their facts.
+func TestStreamLetsFactsGo(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
+	b := NewBuilder()
+	var states []weak.Pointer[podState]
+	for i, uid := range []string{"a", "b", "c"} {
+		p := &PodObservation{UID: uid, Namespace: "ns", Name: "p-" + uid, Created: t0, Phase: "Running",
+			OwnerKind: "Job", OwnerName: "j", OwnerUID: "j",
+			Containers: []ContainerObservation{{Name: "app", Kind: KindApp, Status: &ContainerStatus{
+				ContainerID: "c-" + uid, Running: &Running{ContainerID: "c-" + uid, StartedAt: t0}}}}}
+		b.Apply(Observation{Received: t0.Add(time.Duration(i) * time.Second), Type: Added, Pod: p})
+		states = append(states, weak.Make(b.pods[uid]))
+	}
+	st := b.Stream()
+	var pods []weak.Pointer[Pod]
+	for i := range st.Len() {
+		p := st.Pod(i)
+		if p.Container("app") == nil {
+			t.Fatalf("pod %d: no lane", i)
+		}
+		pods = append(pods, weak.Make(p))
+		runtime.GC()
+		if states[i].Value() != nil {
+			t.Errorf("pod %d: its facts are still reachable once the stream has handed it out", i)
+		}
+		if pods[i].Value() != nil {
+			t.Errorf("pod %d: still reachable once handed out", i)
+		}
+	}
+	if len(pods) != 3 {
+		t.Fatalf("%d pods, want 3", len(pods))
+	}
+	runtime.KeepAlive(st)
+}

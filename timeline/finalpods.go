@@ -16,11 +16,8 @@ import (
 // core while the other idled: 66-79 ms, now 48-64 on two cores (not half: the pods it makes are fresh memory, and faulting it in, and collecting
 // under the replay's memory limit, take as long as deriving).
 func (b *Builder) finalPods() Seq[*Pod] {
-	// Nothing but the list reaches a pod's facts once the Events are gone.
-	podList := b.podList
-	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
+	podList := b.endFacts()
 	out := make([]*Pod, len(podList))
-	b.d.final = true
 	// The pods are handed out a batch at a time, in order, to whichever worker is free; this
 	// goroutine is one of them, and the only one when there are few pods.
 	var next atomic.Int64
@@ -43,13 +40,27 @@ func (b *Builder) finalPods() Seq[*Pod] {
 	}
 	work(&b.d)
 	wg.Wait()
+	b.gather(others)
+	return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
+}
+
+// endFacts is the pod list, for the end: the Builder lets go of everything else that reaches a
+// pod's facts (the Events are filed), so a pod's facts go once the list lets go of them.
+func (b *Builder) endFacts() []*podState {
+	podList := b.podList
+	b.pods, b.byName, b.podList, b.events, b.waiting, b.waitFor, b.touched = nil, nil, nil, nil, nil, nil, nil
+	b.d.final = true
+	return podList
+}
+
+// gather adds what other derivers of the end noted to the Builder's deriver.
+func (b *Builder) gather(others []*deriver) {
 	for _, d := range others {
 		b.d.skew = b.d.skew || d.skew
 		for _, s := range d.notes {
 			b.d.note(s) // sorted when the snapshot takes them
 		}
 	}
-	return Seq[*Pod]{tail: out, n: len(out)} // out is the list's own
 }
 
 // finalPod derives pod i of list with d into out[i] and lets go of its facts.

@@ -84,7 +84,7 @@ func (s Snapshot) JobFindings(j *Job) []Finding {
 func (s Snapshot) JobWarnings(j *Job) iter.Seq[*Finding] {
 	return func(yield func(*Finding) bool) {
 		for _, p := range s.Pods.Items() {
-			if p.Owner == nil || p.Owner.Kind != "Job" || p.Owner.Name != j.Name || p.Namespace != j.Namespace {
+			if !ownedBy(p, j) {
 				continue
 			}
 			fs := p.Findings()
@@ -95,6 +95,11 @@ func (s Snapshot) JobWarnings(j *Job) iter.Seq[*Finding] {
 			}
 		}
 	}
+}
+
+// ownedBy reports whether p is one of j's pods.
+func ownedBy(p *Pod, j *Job) bool {
+	return p.Owner != nil && p.Owner.Kind == "Job" && p.Owner.Name == j.Name && p.Namespace == j.Namespace
 }
 
 // jobStatus is a Job's state in a word, as its conditions say.

@@ -22,19 +22,40 @@ func writeJSON(w io.Writer, namespace, target string, s timeline.Snapshot, prett
 // Event) at a time, so that a timeline of thousands of pods is never held whole as text: the
 // output costs what one pod's does.
 func writeDocument(w io.Writer, d timeline.Document, pretty bool) error {
+	return writeParts(w, d, len(d.Pods), func(i int) any { return d.Pods[i] }, func() timeline.Document { return d }, pretty)
+}
+
+// writeStream prints the Document of a run's end as st derives it, pod by pod, with note (if
+// any) after its notes, as withNote adds it to a snapshot: what writeDocument prints of the
+// Document of the same end taken whole (timeline.Builder.Final), without holding its pods.
+func writeStream(w io.Writer, namespace, target string, st *timeline.Stream, note string, pretty bool) error {
+	head := timeline.Document{Kind: timeline.DocumentKind, Version: timeline.DocumentVersion, Namespace: namespace, Target: target}
+	return writeParts(w, head, st.Len(), func(i int) any { return st.Pod(i) }, func() timeline.Document {
+		d := st.Document(namespace, target)
+		if note != "" {
+			d.Notes = append(d.Notes[:len(d.Notes):len(d.Notes)], note)
+		}
+		return d
+	}, pretty)
+}
+
+// writeParts prints a Document whose kind, version, namespace and target head has, whose n
+// pods at gives, and whose other members rest gives once the pods are written.
+func writeParts(w io.Writer, head timeline.Document, n int, at func(int) any, rest func() timeline.Document, pretty bool) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	jw := &jsonWriter{w: bw, pretty: pretty}
-	head, err := json.Marshal(struct {
+	b, err := json.Marshal(struct {
 		Kind      string `json:"kind"`
 		Version   int    `json:"version"`
 		Namespace string `json:"namespace,omitempty"`
 		Target    string `json:"target,omitempty"`
-	}{d.Kind, d.Version, d.Namespace, d.Target})
+	}{head.Kind, head.Version, head.Namespace, head.Target})
 	if err != nil {
 		return err
 	}
-	jw.raw(head[:len(head)-1]) // the object, still open
-	jw.list("pods", len(d.Pods), false, func(i int) any { return d.Pods[i] })
+	jw.raw(b[:len(b)-1]) // the object, still open
+	jw.list("pods", n, false, at)
+	d := rest()
 	jw.list("jobs", len(d.Jobs), true, func(i int) any { return d.Jobs[i] })
 	jw.list("events", len(d.Events), true, func(i int) any { return d.Events[i] })
 	jw.list("notes", len(d.Notes), true, func(i int) any { return d.Notes[i] })

@@ -115,11 +115,20 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	switch {
 	case opts.output == "json":
 		boundHeap(r)
-		res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
+		// The pods are written as they are derived, unless the summary is asked for: it reads
+		// them all at once.
+		stream := !view.report.summary
+		res, err := play.RunFile(ctx, rd, 0, play.Options{Stream: stream}, nil)
 		if err != nil {
 			return err
 		}
 		truncated()
+		if stream {
+			if res.Stream.Empty() {
+				return errNothing(name)
+			}
+			return writeStream(s.Out, ns, target, res.Stream, note, opts.pretty)
+		}
 		if noTimeline(res.Final) {
 			return errNothing(name)
 		}
