@@ -14,7 +14,9 @@ import (
 // (TestFinalOnEveryCore). At the end of replay -o json of a 2,200-pod Job's recording (as it
 // was made before each pod had its Events) this was an eighth of the run's wall time, on one
 // core while the other idled: 66-79 ms, now 48-64 on two cores (not half: the pods it makes are fresh memory, and faulting it in, and collecting
-// under the replay's memory limit, take as long as deriving).
+// under the replay's memory limit, take as long as deriving). replay -o json has since taken its
+// pods from a Stream, which derives each on the goroutine that writes it (the same derivers, each
+// worker with its own).
 func (b *Builder) finalPods() Seq[*Pod] {
 	podList := b.endFacts()
 	out := make([]*Pod, len(podList))
