@@ -64,7 +64,7 @@ func NewBuilder() *Builder {
 // Apply adds one observation.
 func (b *Builder) Apply(o Observation) {
 	if b.final {
-		panic("timeline: Builder.Apply after Final")
+		panic("timeline: Builder.Apply after Final or Stream")
 	}
 	switch {
 	case o.Pod != nil:

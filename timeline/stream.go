@@ -29,7 +29,7 @@ type Stream struct {
 
 // Stream is Final for output that writes the pods one by one (see Stream). notes are the
 // player's, listed after the timeline's own, as a player lists them in its snapshots. The
-// Builder takes no observation after it.
+// Builder takes no observation after it (Apply panics).
 func (b *Builder) Stream(notes ...string) *Stream {
 	st := &Stream{b: b, notes: notes}
 	if b.taken && !b.changed {
@@ -41,6 +41,7 @@ func (b *Builder) Stream(notes ...string) *Stream {
 	b.changed, b.taken = false, true
 	b.order(true)
 	st.facts = b.endFacts()
+	b.final = true // Apply panics, as after Final
 	n := len(st.facts)
 	st.events = make([]Seq[Event], n)
 	for i, ps := range st.facts {

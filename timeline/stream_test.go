@@ -106,3 +106,17 @@ func TestStreamEmpty(t *testing.T) {
 		t.Errorf("its document: %d Events, %d jobs, want 1 and 0", len(d.Events), len(d.Jobs))
 	}
 }
+
+// TestApplyAfterStream: a Builder takes no observation once its end is streamed, as after Final.
+func TestApplyAfterStream(t *testing.T) {
+	b := timeline.NewBuilder()
+	o := timeline.Observation{Type: timeline.Added, Pod: pod("a", running("app", timeline.KindApp, 0, true, "c1"))}
+	apply(b, 1, o)
+	b.Stream()
+	defer func() {
+		if r := recover(); r != "timeline: Builder.Apply after Final or Stream" {
+			t.Errorf("Apply after Stream: %v, want the Builder's own panic", r)
+		}
+	}()
+	apply(b, 2, o)
+}
