@@ -101,33 +101,28 @@ func (st *Stream) Pod(i int) *Pod {
 // Document is the Document of the end, without its pods (which were taken): what NewDocument
 // makes of Final's snapshot, but the pods, with notes after its own.
 func (st *Stream) Document(namespace, target string) Document {
-	var s Snapshot
+	var d Document
 	if st.last != nil {
-		s = *st.last
+		d = NewDocument(namespace, target, *st.last)
+		d.Pods = nil
 	} else {
+		var s Snapshot
 		st.b.gather(st.others)
 		st.b.complete(&s, true)
+		d = Document{Kind: DocumentKind, Version: DocumentVersion, Namespace: namespace, Target: target, Notes: s.Notes,
+			Events: mergeEvents(len(st.events), func(i int) Seq[Event] { return st.events[i] }, s.Jobs, s.Orphans)}
+		for _, j := range s.Jobs {
+			var fs []Finding
+			for i, p := range st.owners {
+				if p != nil && ownedBy(p, j) {
+					fs = append(fs, st.warnings[i]...)
+				}
+			}
+			d.Jobs = append(d.Jobs, JobDocument{Job: j, Findings: fs})
+		}
 	}
-	d := Document{Kind: DocumentKind, Version: DocumentVersion, Namespace: namespace, Target: target, Notes: s.Notes}
 	if len(st.notes) > 0 {
 		d.Notes = append(d.Notes[:len(d.Notes):len(d.Notes)], st.notes...)
-	}
-	if st.last != nil {
-		d.Events = s.Events()
-		for _, j := range s.Jobs {
-			d.Jobs = append(d.Jobs, JobDocument{Job: j, Findings: s.JobFindings(j)})
-		}
-		return d
-	}
-	d.Events = mergeEvents(len(st.events), func(i int) Seq[Event] { return st.events[i] }, s.Jobs, s.Orphans)
-	for _, j := range s.Jobs {
-		var fs []Finding
-		for i, p := range st.owners {
-			if p != nil && ownedBy(p, j) {
-				fs = append(fs, st.warnings[i]...)
-			}
-		}
-		d.Jobs = append(d.Jobs, JobDocument{Job: j, Findings: fs})
 	}
 	return d
 }
