@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"testing"
 
@@ -63,19 +64,7 @@ func TestWriteJSON(t *testing.T) {
 // byte for byte as encoding/json writes the Document: its Job and thousands of Events written
 // into the buffers the pods were, each value of a size of its own.
 func TestWriteJSONManyPods(t *testing.T) {
-	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	big, err := synth.Pods(600, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd, err := watch.NewReader(bytes.NewReader(big), "job-600.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), bigJob(t, 600)(), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,5 +102,26 @@ func TestWriteJSONManyPods(t *testing.T) {
 		if !bytes.Equal(doc.Pods[i], want) {
 			t.Fatalf("pod %d (%s) is not written as it marshals alone:\n got %.300s\nwant %.300s", i, p.Name, doc.Pods[i], want)
 		}
+	}
+}
+
+// bigJob makes a recording of a Job of n pods from the embedded one, and returns what opens a
+// reader of it.
+func bigJob(t *testing.T, n int) func() *watch.Reader {
+	t.Helper()
+	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := synth.Pods(n, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func() *watch.Reader {
+		rd, err := watch.NewReader(bytes.NewReader(big), fmt.Sprintf("job-%d.jsonl", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rd
 	}
 }

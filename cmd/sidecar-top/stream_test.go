@@ -3,13 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -21,21 +19,7 @@ import (
 // for every embedded recording and for a Job of 600 pods, whose pods the marshalling goroutines
 // derive (under -race, with nothing shared that two of them write).
 func TestWriteStream(t *testing.T) {
-	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	big, err := synth.Pods(600, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	open := map[string]func() *watch.Reader{"job of 600 pods": func() *watch.Reader {
-		rd, err := watch.NewReader(bytes.NewReader(big), "job-600.jsonl")
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rd
-	}}
+	open := map[string]func() *watch.Reader{"job of 600 pods": bigJob(t, 600)}
 	for _, name := range recordings.Names() {
 		open[name] = func() *watch.Reader { rd, _ := openRecording(t, name); return rd }
 	}
