@@ -20,7 +20,7 @@ type Stream struct {
 	last     *Snapshot    // the end, when nothing changed since the last snapshot: its pods are derived
 	facts    []*podState  // else the pods' facts, in order: each nil once taken
 	events   []Seq[Event] // each pod's Events
-	owners   []*Pod       // each Job pod once taken, with its name and owner only
+	owners   []*Pod       // each Job pod once taken, with only its namespace and owner (for ownedBy)
 	warnings [][]Finding  // each Job pod's warnings, once taken
 	free     chan *deriver
 	others   []*deriver // the derivers beside the Builder's
