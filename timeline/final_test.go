@@ -22,21 +22,9 @@ func TestFinal(t *testing.T) {
 				want.Apply(o)
 			}
 			wantDump := dump(want.Snapshot())
-			for _, tc := range []struct {
-				name    string
-				snapped int // observations applied when a Snapshot is taken before the end; -1: none
-			}{{"no snapshot before", -1}, {"a snapshot halfway", len(obs) / 2}, {"a snapshot at the end", len(obs)}} {
+			for _, tc := range endCases(len(obs)) {
 				t.Run(tc.name, func(t *testing.T) {
-					b := timeline.NewBuilder()
-					for i, o := range obs {
-						if i == tc.snapped {
-							b.Snapshot()
-						}
-						b.Apply(o)
-					}
-					if tc.snapped == len(obs) {
-						b.Snapshot()
-					}
+					b := buildTo(obs, tc.snapped)
 					if diff := cmp.Diff(wantDump, dump(b.Final())); diff != "" {
 						t.Fatalf("Final differs from Snapshot (-Snapshot +Final):\n%s", diff)
 					}
@@ -56,4 +44,31 @@ func TestFinal(t *testing.T) {
 			}
 		})
 	}
+}
+
+// endCase is one way a run comes to its end: snapped is how many observations are applied when a
+// Snapshot is taken before it (-1: none; all of them: nothing comes after the last snapshot).
+type endCase struct {
+	name    string
+	snapped int
+}
+
+// endCases are the ways to the end of a run of n observations that Final and Stream must agree on.
+func endCases(n int) []endCase {
+	return []endCase{{"no snapshot before", -1}, {"a snapshot halfway", n / 2}, {"a snapshot at the end", n}}
+}
+
+// buildTo is a Builder that has applied obs, with a Snapshot taken once snapped of them were.
+func buildTo(obs []timeline.Observation, snapped int) *timeline.Builder {
+	b := timeline.NewBuilder()
+	for i, o := range obs {
+		if i == snapped {
+			b.Snapshot()
+		}
+		b.Apply(o)
+	}
+	if snapped == len(obs) {
+		b.Snapshot()
+	}
+	return b
 }

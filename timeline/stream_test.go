@@ -35,31 +35,15 @@ func TestStreamIsFinal(t *testing.T) {
 	orphan := killing("gone", "app", "containers", 0.9)
 	runs["an orphan Event"] = append(append([]timeline.Observation(nil), runs["startup-probe"]...), timeline.Observation{Received: sec(1), Event: orphan})
 	for name, obs := range runs {
-		for _, tc := range []struct {
-			name    string
-			snapped int // observations applied when a Snapshot is taken before the end; -1: none
-		}{{"no snapshot before", -1}, {"a snapshot halfway", len(obs) / 2}, {"a snapshot at the end", len(obs)}} {
+		for _, tc := range endCases(len(obs)) {
 			t.Run(name+"/"+tc.name, func(t *testing.T) {
-				build := func() *timeline.Builder {
-					b := timeline.NewBuilder()
-					for i, o := range obs {
-						if i == tc.snapped {
-							b.Snapshot()
-						}
-						b.Apply(o)
-					}
-					if tc.snapped == len(obs) {
-						b.Snapshot()
-					}
-					return b
-				}
-				s := build().Final()
+				s := buildTo(obs, tc.snapped).Final()
 				s.Notes = append(s.Notes[:len(s.Notes):len(s.Notes)], "a note of the player's")
 				want, err := json.Marshal(timeline.NewDocument("ns", "job/x", s))
 				if err != nil {
 					t.Fatal(err)
 				}
-				st := build().Stream("a note of the player's")
+				st := buildTo(obs, tc.snapped).Stream("a note of the player's")
 				if st.Empty() {
 					t.Fatal("the stream is empty")
 				}
