@@ -12,6 +12,7 @@ type deriver struct {
 	changes    []StateChange   // a run's state changes while they are gathered
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
 	gaps       []Gap           // a pod's gaps while they are gathered
+	texts      gapTexts        // the gaps' names and reasons put together so far
 	row        []Milestone     // a pod row's milestones while they are gathered
 	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
 	lanes      []*passLane     // pointers to them
@@ -100,7 +101,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 			return *ls.spec
 		}
 		return ContainerObservation{}
-	}, graceOf(ps, interval{hi: ps.lastSeen}), d.gaps)
+	}, graceOf(ps, interval{hi: ps.lastSeen}), d.gaps, &d.texts)
 	// The gaps are those of the pod's last snapshot more often than not (they rest on its first
 	// and last runs): that snapshot's list is shared then.
 	if ps.out != nil && slices.Equal(ps.out.Gaps, d.gaps) {

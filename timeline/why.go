@@ -113,7 +113,7 @@ func probeWhy(name string, p ProbeSpec, failed int32) string {
 }
 
 // gapWhy says what explains a named gap, if anything does.
-func gapWhy(name string, from, to *Milestone, specOf func(string) ContainerObservation, grace time.Duration) string {
+func gapWhy(from, to *Milestone, specOf func(string) ContainerObservation, grace time.Duration, tx *gapTexts) string {
 	switch {
 	case from.Kind == MStart && to.Kind == MStarted:
 		spec := specOf(to.Container)
@@ -128,14 +128,14 @@ func gapWhy(name string, from, to *Milestone, specOf func(string) ContainerObser
 	case from.Kind == MExit && to.Kind == MSigterm:
 		return "the kubelet signals a sidecar only after the app containers (and the sidecars after it) have exited"
 	case from.Kind == MPreStop && to.Kind == MSigterm:
-		return fmt.Sprintf("the preStop hook runs before SIGTERM, within the grace period (%s)", grace)
+		return tx.withGrace("the preStop hook runs before SIGTERM, within the grace period (%s)", grace)
 	case from.Kind == MSigterm && to.Kind == MExit:
 		if to.Signal == "SIGKILL" {
-			return fmt.Sprintf("it did not exit on SIGTERM: SIGKILL when the grace period (%s) ran out", grace)
+			return tx.withGrace("it did not exit on SIGTERM: SIGKILL when the grace period (%s) ran out", grace)
 		}
 		return "the container's own shutdown after SIGTERM"
 	case from.Kind == MDeleting:
-		return fmt.Sprintf("grace period %s: the containers stop in the kubelet's order within it", grace)
+		return tx.withGrace("grace period %s: the containers stop in the kubelet's order within it", grace)
 	}
 	return ""
 }
