@@ -127,18 +127,22 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 	rc := &ps.rows
 	if ps.rowDirty {
 		ps.rowDirty = false
+		clear(d.ev) // the row's evidence is made in the scratch, as a lane's is
+		d.ev = d.ev[:0]
 		ms, everReady := d.podMilestones(ps, d.row[:0])
 		d.row = ms[:0] // the list below copies them
 		sortMilestones(ms)
-		rc.deleting = nil
 		for i := range ms {
 			ms[i].Offset = offsetFrom(ps.created(), &ms[i])
-			if ms[i].Kind == MDeleting {
-				del := ms[i]
+		}
+		keepRow(&rc.list, ms)
+		rc.deleting = nil
+		for i := range rc.list.len() {
+			if m := rc.list.at(i); m.Kind == MDeleting {
+				del := *m
 				rc.deleting = &del
 			}
 		}
-		rc.list.reset(ms)
 		rc.conds, rc.everReady = ps.conditions.len(), everReady
 		return rc.list.view()
 	}
@@ -150,11 +154,34 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 			for j > 0 && Before(&m, rc.list.at(j-1)) {
 				j--
 			}
+			m.Evidence = slices.Clip(slices.Clone(m.Evidence)) // out of the scratch
 			rc.list.insert(j, m)
 		}
 	}
 	rc.conds = ps.conditions.len()
 	return rc.list.view()
+}
+
+// keepRow makes list hold ms, a pod row derived again with its evidence in the deriver's
+// scratch: the milestones it holds the same are kept, and those after them are added past its
+// end, which no snapshot sees, their evidence copied out of the scratch. A row is derived again
+// as the pod's conditions and Events come, and mostly grows at its end: it had been copied whole,
+// with new evidence for each milestone, each time (5,282 times in the live path of a 1,000-pod
+// Job).
+func keepRow(list *seqBuilder[Milestone], ms []Milestone) {
+	n, k := list.len(), 0
+	for k < n && k < len(ms) && sameMilestone(list.at(k), &ms[k]) {
+		k++
+	}
+	if k < n {
+		ownEvidence(ms, 0, nil)
+		list.reset(ms)
+		return
+	}
+	ownEvidence(ms, k, nil)
+	for ; k < len(ms); k++ {
+		list.insert(k, ms[k])
+	}
 }
 
 // readyMilestone is the pod row's milestone for a Ready condition change: ready, or not-ready
@@ -166,9 +193,9 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 	switch {
 	case c.Status == "True":
 		*everReady = true
-		return d.conditionMilestone(MReady, c), true
+		return d.rowCondition(MReady, c), true
 	case *everReady:
-		m := d.conditionMilestone(MNotReady, c)
+		m := d.rowCondition(MNotReady, c)
 		m.Reason = c.Reason
 		return m, true
 	}
@@ -185,18 +212,18 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 	} else {
 		created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
 		ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
-			Source: SourceStatus, Evidence: []Evidence{{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"}}})
+			Source: SourceStatus, Evidence: d.evidence(1, Evidence{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"})})
 	}
 
 	if occs := ps.scheduled; len(occs) > 0 {
 		oc := occs[0]
 		ms = append(ms, Milestone{Kind: MScheduled, At: oc.at, Earliest: oc.when.lo, Latest: oc.when.hi,
-			Source: SourceEvent, Message: oc.message, Evidence: []Evidence{oc.evidence(oc.ev.Reason)}})
+			Source: SourceEvent, Message: oc.message, Evidence: d.evidence(1, oc.evidence(oc.ev.Reason))})
 	} else if c := ps.firstCondition("PodScheduled", "True"); c != nil {
-		ms = append(ms, d.conditionMilestone(MScheduled, c))
+		ms = append(ms, d.rowCondition(MScheduled, c))
 	}
 	if c := ps.firstCondition("Initialized", "True"); c != nil {
-		m := d.conditionMilestone(MInitialized, c)
+		m := d.rowCondition(MInitialized, c)
 		if f := ps.appFirst; f != nil {
 			d.boundAbove(&m, f, "before "+f.ev.Container+"'s first Event "+f.ev.Reason,
 				"the kubelet creates the app containers once the pod is initialized")
@@ -204,7 +231,7 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		ms = append(ms, m)
 	}
 	if c := ps.firstCondition("ContainersReady", "True"); c != nil {
-		ms = append(ms, d.conditionMilestone(MContainersReady, c))
+		ms = append(ms, d.rowCondition(MContainersReady, c))
 	}
 	for i := range ps.conditions.len() {
 		if m, ok := d.readyMilestone(ps.conditions.at(i), &everReady); ok {
@@ -216,8 +243,8 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
 		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
-			Evidence: []Evidence{{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
-				Precision: "1s", Received: s.at}}}
+			Evidence: d.evidence(1, Evidence{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
+				Precision: "1s", Received: s.at})}
 		if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {
 			d.boundAbove(&m, k, "before the first Killing Event ("+k.ev.Container+")",
 				"the kubelet stops the containers because the deletion was requested")
@@ -226,12 +253,12 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 	}
 	for _, ph := range ps.phases {
 		if ph.phase == "Succeeded" || ph.phase == "Failed" {
-			ms = append(ms, observedMilestone(MPhase, ph.seen, "status.phase", ps.firstSeen))
+			ms = append(ms, d.observedMilestone(MPhase, ph.seen, "status.phase", ps.firstSeen))
 			ms[len(ms)-1].Reason = ph.phase
 		}
 	}
 	if s := ps.deleted; s != nil {
-		ms = append(ms, observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
+		ms = append(ms, d.observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
 	}
 	return ms, everReady
 }
@@ -252,10 +279,23 @@ func (d *deriver) boundAbove(m *Milestone, oc *eventOcc, what, note string) {
 // by whoever sets it as it changes and reaches a watcher within milliseconds, so it is placed
 // when it arrived, within its second.
 func (d *deriver) conditionMilestone(kind MilestoneKind, c *conditionChange) Milestone {
+	m, ev := d.conditionAt(kind, c)
+	m.Evidence = []Evidence{ev}
+	return m
+}
+
+// rowCondition is conditionMilestone with its evidence in the deriver's scratch, for the pod row.
+func (d *deriver) rowCondition(kind MilestoneKind, c *conditionChange) Milestone {
+	m, ev := d.conditionAt(kind, c)
+	m.Evidence = d.evidence(1, ev)
+	return m
+}
+
+// conditionAt is conditionMilestone without its evidence, and the evidence.
+func (d *deriver) conditionAt(kind MilestoneKind, c *conditionChange) (Milestone, Evidence) {
 	iv := d.bound(wholeSecond(c.LastTransition), time.Time{}, c.at)
-	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-		Evidence: []Evidence{{What: conditionWhat(c.Type, c.Status),
-			API: c.LastTransition, Precision: "1s", Received: c.at}}}
+	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus},
+		Evidence{What: conditionWhat(c.Type, c.Status), API: c.LastTransition, Precision: "1s", Received: c.at}
 }
 
 // conditionWhat is the evidence's name of a condition's lastTransitionTime: a constant for the

@@ -85,19 +85,30 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 				for _, o := range obs[:i+1] {
 					fresh.Apply(o)
 				}
-				if diff := cmp.Diff(dump(fresh.Snapshot()), dumps[i]); diff != "" {
+				fs := fresh.Snapshot()
+				if diff := cmp.Diff(dump(fs), dumps[i]); diff != "" {
 					t.Fatalf("snapshot %d differs from one derived once from the same observations (-once +incremental):\n%s", i, diff)
+				}
+				if diff := cmp.Diff(dumpEvidence(t, fs), evidence[i]); diff != "" {
+					t.Fatalf("snapshot %d's evidence differs from that derived once from the same observations (-once +incremental):\n%s", i, diff)
 				}
 			}
 		})
 	}
 }
 
-// dumpEvidence is the evidence of every milestone of s's containers, in JSON.
+// dumpEvidence is the evidence of every milestone of s's pod rows and containers, in JSON.
 func dumpEvidence(t *testing.T, s timeline.Snapshot) string {
 	t.Helper()
 	var b strings.Builder
 	for _, p := range s.Pods.Items() {
+		for _, m := range p.Milestones.All() {
+			j, err := json.Marshal(m.Evidence)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&b, "pod %s %s\n", m.Kind, j)
+		}
 		for _, c := range p.Containers {
 			for _, r := range c.Runs.Items() {
 				for _, m := range r.Milestones {
