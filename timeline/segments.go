@@ -48,11 +48,7 @@ func appendChanges(out []StateChange, a int32, ms []Milestone, waits []waitChang
 		case MSigterm:
 			out = append(out, StateChange{m.At, StateTerminating, ""})
 		case MExit:
-			reason := "exit " + strconv.Itoa(int(deref(m.ExitCode)))
-			if m.Signal != "" {
-				reason += " " + m.Signal
-			}
-			out = append(out, StateChange{m.At, StateTerminated, reason})
+			out = append(out, StateChange{m.At, StateTerminated, exitReason(deref(m.ExitCode), m.Signal)})
 		}
 	}
 	slices.SortStableFunc(out[n:], func(a, b StateChange) int {
@@ -92,4 +88,25 @@ func deref(p *int32) int32 {
 		return 0
 	}
 	return *p
+}
+
+// exitReason is a terminated state change's reason: "exit 0", "exit 143 SIGTERM". A run's state
+// changes are made whenever it is derived, twice when the final pass changes it: the common
+// reasons are constants rather than put together each time.
+func exitReason(code int32, signal string) string {
+	switch {
+	case signal == "" && code == 0:
+		return "exit 0"
+	case signal == "" && code == 1:
+		return "exit 1"
+	case signal == "SIGKILL" && code == 137:
+		return "exit 137 SIGKILL"
+	case signal == "SIGTERM" && code == 143:
+		return "exit 143 SIGTERM"
+	}
+	reason := "exit " + strconv.Itoa(int(code))
+	if signal != "" {
+		reason += " " + signal
+	}
+	return reason
 }
