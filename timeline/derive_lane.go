@@ -226,13 +226,14 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
 	}
 	// The attempts from `from` on that anything belongs to.
-	attempts := append([]int32(nil), lc.attempts[first:]...)
-	attempts = append(attempts, ls.waitAttemptsFrom(from)...)
+	attempts := append(d.attempts[:0], lc.attempts[first:]...)
+	attempts = ls.appendWaitAttempts(attempts, from)
 	if next, ok := lc.next(); ok && next >= from && lc.hasOccsAfterLast(ls) {
 		attempts = append(attempts, next)
 	}
 	slices.Sort(attempts)
 	attempts = slices.Compact(attempts)
+	d.attempts = attempts[:0] // only this loop reads them
 
 	// The runs before `from` stay. No snapshot holds this slice (result copies it), so it is
 	// extended in place.

@@ -16,6 +16,7 @@ type deriver struct {
 	row        []Milestone     // a pod row's milestones while they are gathered
 	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
 	lanes      []*passLane     // pointers to them
+	attempts   []int32         // a lane's attempts derived again, while it is derived
 	// The evidence of the lane being derived: its milestones' evidence is made here, and copied
 	// out only into a run that is new (keptMilestones). A crash loop's last runs are derived at
 	// every frame, and most come out the same as before.

@@ -335,9 +335,8 @@ func (ls *laneState) waitsOf(a int32) []waitChange {
 	return ls.waits[lo:hi]
 }
 
-// waitAttemptsFrom are the attempts from `from` on that waits belong to.
-func (ls *laneState) waitAttemptsFrom(from int32) []int32 {
-	var out []int32
+// appendWaitAttempts appends to out the attempts from `from` on that waits belong to.
+func (ls *laneState) appendWaitAttempts(out []int32, from int32) []int32 {
 	if ls.waitsUnsorted {
 		for _, w := range ls.waits {
 			if w.attempt >= from {
