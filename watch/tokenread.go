@@ -233,8 +233,10 @@ func (r *tokenReader) readString(keep bool) string {
 	case raw[0] == 'n':
 		return ""
 	case raw[0] == '"':
-		if s, ok := r.strs[string(raw)]; ok {
-			return s
+		if keep { // a string of one line is never kept: looking it up would be in vain
+			if s, ok := r.strs[string(raw)]; ok {
+				return s
+			}
 		}
 		s, ok := unquote(raw)
 		if !ok {
