@@ -86,6 +86,25 @@ func BenchmarkLivePath(b *testing.B) {
 	}
 }
 
+// BenchmarkDeriveJobPod derives the pod of the real Job recording whole, as it is at the end
+// (a native sidecar and an app, each run once, the pod row, the gaps): what one derivation of
+// the live path costs at most for such a pod, in time and allocations, with little of the
+// noise of the whole path.
+func BenchmarkDeriveJobPod(b *testing.B) {
+	bl := timeline.NewBuilder()
+	for _, o := range watch.Observations(recordingItems(b, "job-native-sidecar", nil)) {
+		bl.Apply(o)
+	}
+	if bl.Snapshot().Pods.Len() != 1 {
+		b.Fatal("the Job recording should hold one pod")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		bl.ChangeAll()
+		_ = bl.Snapshot()
+	}
+}
+
 // cpuTime is the CPU time the process has used, user and system, on all threads.
 func cpuTime() time.Duration {
 	var ru syscall.Rusage

@@ -7,3 +7,16 @@ func SetFinalWorkers(n int) (restore func()) {
 	testFinalWorkers = n
 	return func() { testFinalWorkers = old }
 }
+
+// ChangeAll has the next Snapshot derive every pod whole, as if each of its facts had just
+// changed: its row and every lane from the first run on (BenchmarkDeriveJobPod).
+func (b *Builder) ChangeAll() {
+	for _, ps := range b.podList {
+		ps.touch()
+		ps.rowDirty = true
+		for _, ls := range ps.laneOrder {
+			ls.touch(0)
+		}
+	}
+	b.changed = true
+}
