@@ -49,6 +49,10 @@ type silentSource interface {
 	Silent() time.Duration
 }
 
+// idleFrame is how often a live run looks for a change while none comes: often enough that a
+// silent server (stale) is said within its second.
+const idleFrame = 500 * time.Millisecond
+
 // stale is how long src's server has not answered, to the second, once that is at least
 // watch.StaleAfter; zero otherwise, or when src cannot tell.
 func stale(src watch.Source) time.Duration {
@@ -98,11 +102,11 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 	shown := true
 	var linger <-chan time.Time
 	var silent time.Duration // as the last frame said
-	frame := func(final bool, end error) {
+	frame := func(final bool, end error) (shownNow bool) {
 		was := silent
 		silent = stale(src)
 		if !e.Changed() && !final && watchErr == nil && silent == was {
-			return
+			return false
 		}
 		s := e.Snapshot()
 		if !res.Met && opts.Until != nil && opts.Until(s) {
@@ -113,17 +117,26 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Silent: silent, Ended: final, Err: end})
 		}
 		shown = true
+		return true
 	}
 	finish := func(err error) (Result, error) {
 		frame(true, err)
 		res.Items, res.Final = e.Items(), e.Snapshot()
 		return res, err
 	}
+	// The clock ticks a frame apart while items come, and slows to idleFrame once a frame finds
+	// nothing changed: a watch idles most of its life, and waking 30 times a second to find
+	// nothing new was most of what it cost then. The first item after a lull wakes it again.
 	tick := time.NewTicker(opts.frame())
 	defer tick.Stop()
+	idle := false
 	for {
 		select {
 		case r := <-reads:
+			if idle {
+				idle = false
+				tick.Reset(opts.frame())
+			}
 			var werr *watch.WatchError
 			switch {
 			case errors.As(r.err, &werr):
@@ -146,7 +159,10 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 				watchErr = nil
 			}
 		case <-tick.C:
-			frame(false, nil)
+			if !frame(false, nil) && !idle {
+				idle = true
+				tick.Reset(max(idleFrame, opts.frame()))
+			}
 		case <-linger:
 			return finish(nil)
 		case <-ctx.Done():
