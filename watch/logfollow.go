@@ -56,6 +56,7 @@ type logReader struct {
 	mu    sync.Mutex // guards the batch and the order of sends
 	batch []LogLine
 	sent  bool
+	flush *time.Timer // sends the batch Flush after its first line
 }
 
 // read reads the run's log, asking again when a stream breaks while the run may still be read.
@@ -117,9 +118,6 @@ func (r *logReader) stream(ctx context.Context, previous bool) error {
 		return err
 	}
 	defer body.Close()
-	stop := make(chan struct{})
-	defer close(stop)
-	go r.tick(stop)
 	sc := newLogScanner(body)
 	for {
 		l, err := sc.next()
@@ -133,20 +131,6 @@ func (r *logReader) stream(ctx context.Context, previous bool) error {
 		}
 		if err != nil {
 			return err
-		}
-	}
-}
-
-// tick sends the batch every Flush until stop.
-func (r *logReader) tick(stop <-chan struct{}) {
-	t := time.NewTicker(r.f.opts.Flush)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			r.send(false)
-		case <-stop:
-			return
 		}
 	}
 }
@@ -189,6 +173,15 @@ func (r *logReader) add(l scannedLine) error {
 	r.mu.Lock()
 	r.batch = append(r.batch, line)
 	full := len(r.batch) >= r.f.opts.FlushLines
+	if len(r.batch) == 1 && !full {
+		// Sent Flush after its first line, by a timer armed only then: a log that is quiet costs
+		// nothing (a ticker per stream had woken every Flush whether there was a line or not).
+		if r.flush == nil {
+			r.flush = time.AfterFunc(r.f.opts.Flush, func() { r.send(false) })
+		} else {
+			r.flush.Reset(r.f.opts.Flush)
+		}
+	}
 	r.mu.Unlock()
 	if full {
 		r.send(false)
