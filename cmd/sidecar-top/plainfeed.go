@@ -32,12 +32,17 @@ type plainFeed struct {
 	// runs. Zero live, where the clock is the receive times' own.
 	ceiling time.Time
 	report  reportOptions
+	// rests, live, lets the clock stop while no line is held: nothing is printed by it then, and
+	// the next frame sets the time it moves from. (A replay's clock runs on: where the ceiling
+	// stops it, the time it stood still at is where it goes on from.)
+	rests bool
+	wake  chan struct{} // a frame left lines held: a resting clock runs again
 }
 
 func newPlainFeed(w io.Writer, rate float64, report reportOptions) *plainFeed {
 	p := ui.NewPlain(w)
 	p.SetExplain(report.explain)
-	return &plainFeed{p: p, w: w, clock: time.Now, rate: rate, report: report}
+	return &plainFeed{p: p, w: w, clock: time.Now, rate: rate, report: report, wake: make(chan struct{}, 1)}
 }
 
 // frame learns a frame's snapshot and prints what is past the horizon of its time.
@@ -47,6 +52,12 @@ func (f *plainFeed) frame(fr play.Frame) {
 	f.p.Update(fr.Snapshot)
 	f.advance(fr.Now)
 	f.wall = f.clock()
+	if f.p.Held() > 0 {
+		select {
+		case f.wake <- struct{}{}:
+		default: // already woken
+		}
+	}
 }
 
 // advance prints what is past the horizon of now, never going back.
@@ -66,12 +77,13 @@ func (f *plainFeed) idle(gap time.Duration) {
 	fmt.Fprintf(f.w, "… %s idle, skipped\n", ui.IdleDur(gap))
 }
 
-// tick advances to the time the clock says has passed since the last frame, at rate.
-func (f *plainFeed) tick() {
+// tick advances to the time the clock says has passed since the last frame, at rate. It reports
+// whether the clock is to go on: not when it may rest and no line is held.
+func (f *plainFeed) tick() (more bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.rate <= 0 || f.at.IsZero() {
-		return
+		return !f.rests
 	}
 	now := f.at.Add(time.Duration(float64(f.clock().Sub(f.wall)) * f.rate))
 	if !f.ceiling.IsZero() && now.After(f.ceiling) {
@@ -79,6 +91,7 @@ func (f *plainFeed) tick() {
 	}
 	f.advance(now)
 	f.wall = f.clock()
+	return !f.rests || f.p.Held() > 0
 }
 
 // source wraps a recording's source so that the feed knows the time of each item the player
@@ -120,17 +133,29 @@ func (c ceilingSource) raise(t time.Time) {
 	c.f.mu.Unlock()
 }
 
-// run ticks every interval until ctx ends; it returns at once when nothing waits (rate 0).
+// run ticks every interval until ctx ends; it returns at once when nothing waits (rate 0). A
+// clock that may rest stops while no line is held, until a frame holds one: a live watch that
+// sees nothing new wakes for nothing (it had woken ten times a second, half of what an idle watch
+// of one pod cost).
 func (f *plainFeed) run(ctx context.Context, interval time.Duration) {
 	if f.rate <= 0 {
 		return
 	}
 	t := time.NewTicker(interval)
 	defer t.Stop()
+	running := true
 	for {
 		select {
 		case <-t.C:
-			f.tick()
+			if !f.tick() {
+				t.Stop()
+				running = false
+			}
+		case <-f.wake:
+			if !running {
+				t.Reset(interval)
+				running = true
+			}
 		case <-ctx.Done():
 			return
 		}

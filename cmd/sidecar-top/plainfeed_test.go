@@ -67,6 +67,47 @@ func TestPlainFeedClock(t *testing.T) {
 	}
 }
 
+// TestPlainFeedClockRests: a live feed's clock goes on only while a line is held, and a frame
+// that leaves one held wakes it; a replay's clock goes on regardless.
+func TestPlainFeedClockRests(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	wall := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	var out bytes.Buffer
+	f := newPlainFeed(&out, 1, reportOptions{})
+	f.rests = true
+	f.clock = func() time.Time { return wall }
+	if f.tick() {
+		t.Error("before any frame, the live clock would go on")
+	}
+	f.frame(play.Frame{Snapshot: feedPod(t0), Now: t0.Add(2 * time.Second)})
+	select {
+	case <-f.wake:
+	default:
+		t.Fatal("a frame that left lines held did not wake the clock")
+	}
+	wall = wall.Add(time.Second)
+	if !f.tick() || strings.Count(out.String(), "\n") != 1 {
+		t.Fatalf("at +3 s: the clock would rest with the exit's line held, or printed %q (want the start's line)", out.String())
+	}
+	wall = wall.Add(time.Minute)
+	if f.tick() {
+		t.Errorf("every line printed (%q), yet the clock would go on", out.String())
+	}
+	f.frame(play.Frame{Snapshot: feedPod(t0), Now: t0.Add(time.Minute)})
+	select {
+	case <-f.wake:
+		t.Error("a frame that left nothing held woke the clock")
+	default:
+	}
+
+	replay := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{})
+	replay.clock = func() time.Time { return wall }
+	replay.frame(play.Frame{Snapshot: feedPod(t0), Now: t0.Add(time.Minute)})
+	if !replay.tick() {
+		t.Error("a replay's clock would rest")
+	}
+}
+
 // TestPlainFeedCeiling: the source the feed wraps sets the ceiling to the latest item's time.
 func TestPlainFeedCeiling(t *testing.T) {
 	f := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{})

@@ -88,6 +88,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	default:
 		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s (Ctrl-C to stop)\n", t, ns)
 		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
+		feed.rests = true
 		stop := feed.start(ctx)
 		warn := warnTo(s)
 		res, err = play.RunLive(ctx, live, opts, func(f play.Frame) {
