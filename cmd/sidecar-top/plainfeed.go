@@ -135,8 +135,8 @@ func (c ceilingSource) raise(t time.Time) {
 
 // run ticks every interval until ctx ends; it returns at once when nothing waits (rate 0). A
 // clock that may rest stops while no line is held, until a frame holds one: a live watch that
-// sees nothing new wakes for nothing (it had woken ten times a second, half of what an idle watch
-// of one pod cost).
+// sees nothing new no longer wakes ten times a second to print nothing (half of what an idle
+// watch of one pod had cost).
 func (f *plainFeed) run(ctx context.Context, interval time.Duration) {
 	if f.rate <= 0 {
 		return
