@@ -137,3 +137,29 @@ func eventsLate(obs []timeline.Observation) []timeline.Observation {
 	}
 	return out
 }
+
+// TestUnchangedPodKeepsItsRuns: a pod derived again when none of its facts changed hands out the
+// runs it did before, the final (cross-lane) pass's among them, rather than equal copies.
+func TestUnchangedPodKeepsItsRuns(t *testing.T) {
+	for _, name := range recordings.Names() {
+		t.Run(name, func(t *testing.T) {
+			b := timeline.NewBuilder()
+			for _, o := range watch.Observations(recordingItems(t, name, nil)) {
+				b.Apply(o)
+			}
+			before := b.Snapshot()
+			b.Touch()
+			after := b.Snapshot()
+			for i, p := range after.Pods.Items() {
+				for j, c := range p.Containers {
+					was := before.Pods.At(i).Containers[j].Runs
+					for k, r := range c.Runs.Items() {
+						if r != was.At(k) {
+							t.Errorf("pod %s container %s attempt %d: a new run, though nothing changed", p.Name, c.Name, r.Attempt)
+						}
+					}
+				}
+			}
+		})
+	}
+}

@@ -6,10 +6,9 @@ import (
 	"time"
 )
 
-// newRun makes attempt a's Run from its milestones: sorted, each with its offset from the pod's
-// creation, and the lane's state changes they (and waits, the waits before the run) make.
-func newRun(a int32, ms []Milestone, waits []waitChange, created time.Time) *Run {
-	placeMilestones(ms, created)
+// newRun makes attempt a's Run from its milestones, placed (placeMilestones), and the lane's
+// state changes they (and waits, the waits before the run) make.
+func newRun(a int32, ms []Milestone, waits []waitChange) *Run {
 	return &Run{Attempt: a, Milestones: ms, Changes: appendChanges(make([]StateChange, 0, len(waits)+len(ms)), a, ms, waits)}
 }
 
