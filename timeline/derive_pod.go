@@ -49,7 +49,7 @@ func (d *deriver) bound(iv interval, lo, hi time.Time) interval {
 
 // pod derives the pod's timeline from its facts, again only where they changed: the lanes'
 // runs from the first one touched on, the pod row from the first new condition on. What needs
-// several lanes (the final pass) is cheap and done every time.
+// several lanes (the final pass) when any lane or the pod row did.
 func (d *deriver) pod(ps *podState) *Pod {
 	p := ps.last
 	out := &Pod{
@@ -68,6 +68,22 @@ func (d *deriver) pod(ps *podState) *Pod {
 		}
 	}
 	out.Milestones = d.podRow(ps)
+	var end time.Time
+	if ps.deleted != nil {
+		end = ps.deleted.at
+	}
+	gapGrace := graceOf(ps, interval{hi: ps.lastSeen})
+	if prev := ps.out; prev != nil && d.lanesAsBefore(ps, prev, out.Milestones) && gapGrace == ps.gapGrace {
+		// No lane changed, nor what the final pass and the gaps read of the pod: they would come
+		// out as they did (an update that changes nothing the timeline shows; the pod row's news).
+		out.Containers = make([]Container, len(ps.laneOrder))
+		for i, ls := range ps.laneOrder {
+			out.Containers[i] = d.container(ps, ls, prev.Containers[i].Runs, out.Created, end)
+		}
+		out.Gaps = prev.Gaps
+		out.memo = newFactsMemo(ps)
+		return out
+	}
 	// The lanes as the final pass sees them, in the deriver's scratch: nothing keeps them.
 	n := len(ps.laneOrder)
 	d.passLanes = slices.Grow(d.passLanes[:0], n)[:n]
@@ -76,33 +92,20 @@ func (d *deriver) pod(ps *podState) *Pod {
 	for i, ls := range ps.laneOrder {
 		d.passLanes[i] = passLane{ls: ls, runs: d.deriveLane(ps, ls)}
 		lanes[i] = &d.passLanes[i]
-		if ls.oddCount {
-			d.note("pod " + p.Name + " container " + ls.spec.Name + ": a restart count below zero was read as zero")
-		}
 	}
 	d.crossLane(ps, lanes, ps.rows.deleting)
 	d.boundStartedByInitialized(lanes, out.Milestones)
 	d.boundReadyByPod(lanes, out.Milestones)
-	var end time.Time
-	if ps.deleted != nil {
-		end = ps.deleted.at
-	}
 	out.Containers = make([]Container, len(lanes))
 	for i, l := range lanes {
-		ls := l.ls
-		c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: ls.stateText(),
-			Runs: l.result(out.Created), Since: out.Created, End: end}
-		if ls.status != nil {
-			c.RestartCount = ls.status.RestartCount
-		}
-		out.Containers[i] = c
+		out.Containers[i] = d.container(ps, l.ls, l.result(out.Created), out.Created, end)
 	}
 	d.gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
 		if ls := ps.lanes[name]; ls != nil {
 			return *ls.spec
 		}
 		return ContainerObservation{}
-	}, graceOf(ps, interval{hi: ps.lastSeen}), d.gaps, &d.texts)
+	}, gapGrace, d.gaps, &d.texts)
 	// The gaps are those of the pod's last snapshot more often than not (they rest on its first
 	// and last runs): that snapshot's list is shared then.
 	if ps.out != nil && slices.Equal(ps.out.Gaps, d.gaps) {
@@ -110,8 +113,38 @@ func (d *deriver) pod(ps *podState) *Pod {
 	} else if len(d.gaps) > 0 {
 		out.Gaps = slices.Clone(d.gaps)
 	}
+	ps.passGrace, ps.gapGrace = time.Duration(p.GracePeriod)*time.Second, gapGrace
 	out.memo = newFactsMemo(ps)
 	return out
+}
+
+// lanesAsBefore reports whether the final pass would find the pod's lanes as it did for prev, the
+// pod's last derivation: no lane's runs to derive again, no lane added, the same pod row (which
+// bounds them), and the same grace period (the only other fact of the pod the pass reads; its
+// deletion touches every lane).
+func (d *deriver) lanesAsBefore(ps *podState, prev *Pod, row Seq[Milestone]) bool {
+	if len(prev.Containers) != len(ps.laneOrder) || !row.Same(prev.Milestones) ||
+		time.Duration(ps.last.GracePeriod)*time.Second != ps.passGrace {
+		return false
+	}
+	for _, ls := range ps.laneOrder {
+		if ls.dirtyFrom != noDirty {
+			return false
+		}
+	}
+	return true
+}
+
+// container is a lane as the pod's derivation hands it out, with its runs.
+func (d *deriver) container(ps *podState, ls *laneState, runs Seq[*Run], created, end time.Time) Container {
+	if ls.oddCount {
+		d.note("pod " + ps.last.Name + " container " + ls.spec.Name + ": a restart count below zero was read as zero")
+	}
+	c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: ls.stateText(), Runs: runs, Since: created, End: end}
+	if ls.status != nil {
+		c.RestartCount = ls.status.RestartCount
+	}
+	return c
 }
 
 // podRowCache is the pod row as derived last time, and how many conditions it has taken in.

@@ -163,3 +163,34 @@ func TestUnchangedPodKeepsItsRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestRowNewsReachTheLanes: a pod update whose only news is on the pod row (here the pod's
+// Initialized condition, which bounds the sidecar's started above) derives the lanes' final
+// pass again: the snapshot after it is the timeline derived once from the same observations.
+func TestRowNewsReachTheLanes(t *testing.T) {
+	mk := func(started bool, initialized bool) *timeline.PodObservation {
+		side := running("side", timeline.KindSidecar, 1, false, "1")
+		side.Status.Started = boolp(started)
+		p := pod("a", side)
+		p.Phase = "Pending"
+		if initialized {
+			p.Conditions = []timeline.Condition{{Type: "Initialized", Status: "True", LastTransition: sec(4)}}
+		}
+		return p
+	}
+	obs := []timeline.Observation{{Type: timeline.Added, Pod: mk(false, false)}, {Pod: mk(true, false)}, {Pod: mk(true, true)}}
+	at := []float64{3.1, 5.1, 6.1}
+	b, once := timeline.NewBuilder(), timeline.NewBuilder()
+	var s timeline.Snapshot
+	for i, o := range obs {
+		apply(b, at[i], o)
+		apply(once, at[i], o)
+		s = b.Snapshot()
+	}
+	if diff := cmp.Diff(dump(once.Snapshot()), dump(s)); diff != "" {
+		t.Errorf("after the row's news (-once +incremental):\n%s", diff)
+	}
+	if m := find(t, s.Pods.At(0), "side", timeline.MStarted, 0); !m.Latest.Before(sec(5)) {
+		t.Errorf("started %v..%v: not bounded by Initialized (second 4)", m.Earliest, m.Latest)
+	}
+}
