@@ -106,21 +106,23 @@ func (l *passLane) result(created time.Time) Seq[*Run] {
 	}
 	for a, ms := range l.edits {
 		base := l.run(a)
-		// Placed first: a milestone the pass added (a SIGTERM) sits at the copy's end until it
-		// is, and last time's run holds its milestones placed.
-		placeMilestones(ms, created)
-		if f, ok := fin.edits[a]; ok && f.base == base && sameMilestones(f.ms, ms) {
+		// In order first: a milestone the pass added (a SIGTERM) sits at the copy's end until it
+		// is. Last time's run, placed from the same creation, is the same if its milestones are
+		// but for their offsets, which follow from them (the copy's may not be set yet).
+		sortMilestones(ms)
+		if f, ok := fin.edits[a]; ok && f.base == base && f.created.Equal(created) && sameButOffsets(f.ms, ms) {
 			made[a] = f
 			if cap(ms) > cap(fin.spare) {
 				fin.spare = ms[:0] // the copy is not needed: the next pass may edit into it
 			}
 			continue
 		}
+		placeMilestones(ms, created)
 		out := newRun(a, ms, l.ls.waitsOf(a))
 		if base != nil {
 			out.Log = base.Log
 		}
-		made[a] = finalRun{base: base, ms: ms, out: out}
+		made[a] = finalRun{base: base, created: created, ms: ms, out: out}
 		same = false
 	}
 	old := fin.edits
@@ -200,18 +202,19 @@ type laneFinal struct {
 
 // finalRun is a run the final pass changed: from which base run, into what.
 type finalRun struct {
-	base *Run
-	ms   []Milestone
-	out  *Run
+	base    *Run
+	created time.Time // the pod's creation, which its milestones' offsets count from
+	ms      []Milestone
+	out     *Run
 }
 
-// sameMilestones reports whether two lists hold the same milestones, in every field.
-func sameMilestones(a, b []Milestone) bool {
+// sameButOffsets reports whether two lists hold the same milestones but for their offsets.
+func sameButOffsets(a, b []Milestone) bool {
 	if len(a) != len(b) {
 		return false
 	}
 	for i := range a {
-		if !sameMilestone(&a[i], &b[i]) {
+		if !sameButOffset(&a[i], &b[i]) {
 			return false
 		}
 	}

@@ -23,11 +23,15 @@ func sameRun(r *Run, ms []Milestone, changes []StateChange, lr *logRun) bool {
 
 // sameMilestone reports whether two milestones are equal in every field (times to the
 // location, so that equal ones also print alike).
-func sameMilestone(x, y *Milestone) bool {
+func sameMilestone(x, y *Milestone) bool { return x.Offset == y.Offset && sameButOffset(x, y) }
+
+// sameButOffset is sameMilestone but for the offsets, which follow from the times and the pod's
+// creation.
+func sameButOffset(x, y *Milestone) bool {
 	return x.Kind == y.Kind && x.Container == y.Container && x.Attempt == y.Attempt && x.At == y.At &&
 		x.Earliest == y.Earliest && x.Latest == y.Latest && x.Source == y.Source && x.Reason == y.Reason &&
 		x.Message == y.Message && (x.ExitCode == nil) == (y.ExitCode == nil) && deref(x.ExitCode) == deref(y.ExitCode) &&
-		x.Signal == y.Signal && x.Count == y.Count && x.Offset == y.Offset && x.Why == y.Why &&
+		x.Signal == y.Signal && x.Count == y.Count && x.Why == y.Why &&
 		(x.Gap == nil) == (y.Gap == nil) && (x.Gap == nil || *x.Gap == *y.Gap) &&
 		(x.Evidence == nil) == (y.Evidence == nil) && slices.Equal(x.Evidence, y.Evidence)
 }
