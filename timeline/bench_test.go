@@ -163,3 +163,21 @@ func BenchmarkDeriveJobPodUnchanged(b *testing.B) {
 		_ = bl.Snapshot()
 	}
 }
+
+// BenchmarkDeriveJobPodLastRun derives the pod of the real Job recording again with one lane's
+// last run marked, the sidecar's or the app's: what most derivations of the live path are.
+func BenchmarkDeriveJobPodLastRun(b *testing.B) {
+	for i, lane := range []string{"sidecar", "app"} {
+		b.Run(lane, func(b *testing.B) {
+			bl := timeline.NewBuilder()
+			for _, o := range watch.Observations(recordingItems(b, "job-native-sidecar", nil)) {
+				bl.Apply(o)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				bl.TouchLastRun(i)
+				_ = bl.Snapshot()
+			}
+		})
+	}
+}
