@@ -75,7 +75,7 @@ func (i interval) mid() time.Time {
 	case i.hi.IsZero():
 		return i.lo
 	}
-	return i.lo.Add(i.hi.Sub(i.lo) / 2)
+	return i.lo.Add(sub(i.hi, i.lo) / 2)
 }
 
 // clamp moves t into the interval.
@@ -94,9 +94,9 @@ func (i interval) clamp(t time.Time) time.Time {
 // so negative values are cut to zero.
 func spanBetween(a, b *Milestone, ordered bool) Span {
 	s := Span{
-		Value: b.At.Sub(a.At),
-		Min:   b.Earliest.Sub(a.Latest),
-		Max:   b.Latest.Sub(a.Earliest),
+		Value: sub(b.At, a.At),
+		Min:   sub(b.Earliest, a.Latest),
+		Max:   sub(b.Latest, a.Earliest),
 	}
 	if ordered && s.Max >= 0 {
 		// Cut at zero, unless the bounds say otherwise: then the data contradicts the order.
@@ -107,7 +107,22 @@ func spanBetween(a, b *Milestone, ordered bool) Span {
 
 // offsetFrom is a milestone's offset from a reference time (the pod's creation).
 func offsetFrom(origin time.Time, m *Milestone) Span {
-	return Span{Value: m.At.Sub(origin), Min: m.Earliest.Sub(origin), Max: m.Latest.Sub(origin)}
+	return Span{Value: sub(m.At, origin), Min: sub(m.Earliest, origin), Max: sub(m.Latest, origin)}
+}
+
+// maxSubSeconds bounds the spans sub works out itself: well within a Duration's 292 years.
+const maxSubSeconds = 1 << 33
+
+// sub is t.Sub(u), to the nanosecond, without the check for overflow that Sub makes with an Add
+// and an Equal (an eighth of deriving a run): a span under 272 years cannot overflow. Sub works
+// out the others (one of them zero, say: unbounded), and two times that both carry a monotonic
+// clock reading (two receive times), which it subtracts.
+func sub(t, u time.Time) time.Duration {
+	s := t.Unix() - u.Unix()
+	if s <= -maxSubSeconds || s >= maxSubSeconds || t != t.Round(0) && u != u.Round(0) {
+		return t.Sub(u)
+	}
+	return time.Duration(s)*time.Second + time.Duration(t.Nanosecond()-u.Nanosecond())
 }
 
 // absurd reports whether a time of something in a pod lies before the pod was made (by more
