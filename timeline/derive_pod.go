@@ -114,25 +114,9 @@ func (d *deriver) pod(ps *podState) *Pod {
 		out.Gaps = slices.Clone(d.gaps)
 	}
 	ps.passGrace, ps.gapGrace = time.Duration(p.GracePeriod)*time.Second, gapGrace
+	ps.passRow = rowBoundsOf(out.Milestones, ps.rows.deleting)
 	out.memo = newFactsMemo(ps)
 	return out
-}
-
-// lanesAsBefore reports whether the final pass would find the pod's lanes as it did for prev, the
-// pod's last derivation: no lane's runs to derive again, no lane added, the same pod row (which
-// bounds them), and the same grace period (the only other fact of the pod the pass reads; its
-// deletion touches every lane).
-func (d *deriver) lanesAsBefore(ps *podState, prev *Pod, row Seq[Milestone]) bool {
-	if len(prev.Containers) != len(ps.laneOrder) || !row.Same(prev.Milestones) ||
-		time.Duration(ps.last.GracePeriod)*time.Second != ps.passGrace {
-		return false
-	}
-	for _, ls := range ps.laneOrder {
-		if ls.dirtyFrom != noDirty {
-			return false
-		}
-	}
-	return true
 }
 
 // container is a lane as the pod's derivation hands it out, with its runs.

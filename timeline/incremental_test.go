@@ -164,33 +164,75 @@ func TestUnchangedPodKeepsItsRuns(t *testing.T) {
 	}
 }
 
-// TestRowNewsReachTheLanes: a pod update whose only news is on the pod row (here the pod's
-// Initialized condition, which bounds the sidecar's started above) derives the lanes' final
-// pass again: the snapshot after it is the timeline derived once from the same observations.
+// TestRowNewsReachTheLanes: a pod update whose only news is on the pod row, where the row bounds
+// the lanes (the pod's Initialized bounds a sidecar's started; its first and last Ready bound the
+// ready of the runs then), derives the lanes' final pass again: each snapshot is the timeline
+// derived once from the same observations, and the bound is there.
 func TestRowNewsReachTheLanes(t *testing.T) {
-	mk := func(started bool, initialized bool) *timeline.PodObservation {
-		side := running("side", timeline.KindSidecar, 1, false, "1")
-		side.Status.Started = boolp(started)
-		p := pod("a", side)
-		p.Phase = "Pending"
-		if initialized {
-			p.Conditions = []timeline.Condition{{Type: "Initialized", Status: "True", LastTransition: sec(4)}}
+	// mk is the pod with one container; conds are its conditions: type, status, transition second.
+	type cond struct {
+		typ, status string
+		at          float64
+	}
+	mk := func(kind timeline.ContainerKind, started, ready bool, conds ...cond) *timeline.PodObservation {
+		c := running("c", kind, 1, ready, "1")
+		c.Status.Started = boolp(started)
+		p := pod("a", c)
+		for _, k := range conds {
+			p.Conditions = append(p.Conditions, timeline.Condition{Type: k.typ, Status: k.status, LastTransition: sec(k.at)})
 		}
 		return p
 	}
-	obs := []timeline.Observation{{Type: timeline.Added, Pod: mk(false, false)}, {Pod: mk(true, false)}, {Pod: mk(true, true)}}
-	at := []float64{3.1, 5.1, 6.1}
-	b, once := timeline.NewBuilder(), timeline.NewBuilder()
-	var s timeline.Snapshot
-	for i, o := range obs {
-		apply(b, at[i], o)
-		apply(once, at[i], o)
-		s = b.Snapshot()
+	type update struct {
+		at  float64
+		pod *timeline.PodObservation
 	}
-	if diff := cmp.Diff(dump(once.Snapshot()), dump(s)); diff != "" {
-		t.Errorf("after the row's news (-once +incremental):\n%s", diff)
-	}
-	if m := find(t, s.Pods.At(0), "side", timeline.MStarted, 0); !m.Latest.Before(sec(5)) {
-		t.Errorf("started %v..%v: not bounded by Initialized (second 4)", m.Earliest, m.Latest)
+	side, app := timeline.KindSidecar, timeline.KindApp
+	for _, tc := range []struct {
+		name    string
+		updates []update
+		kind    timeline.MilestoneKind
+		nth     int     // which of the run's milestones of that kind (0: the first)
+		before  float64 // the bound: its latest is before this second
+	}{
+		{"initialized", []update{{3.1, mk(side, false, false)}, {5.1, mk(side, true, false)},
+			{6.1, mk(side, true, false, cond{"Initialized", "True", 4})}}, timeline.MStarted, 0, 5},
+		{"first ready", []update{{3.1, mk(app, true, false)}, {5.1, mk(app, true, true)},
+			{6.1, mk(app, true, true, cond{"Ready", "True", 4})}}, timeline.MReady, 0, 5},
+		{"last ready", []update{{3.1, mk(app, true, true, cond{"Ready", "True", 3})},
+			{10.1, mk(app, true, false, cond{"Ready", "False", 10})}, {12.1, mk(app, true, true, cond{"Ready", "False", 10})},
+			{13.1, mk(app, true, true, cond{"Ready", "True", 11})}}, timeline.MReady, 1, 12},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := timeline.NewBuilder()
+			var obs []timeline.Observation
+			for i, u := range tc.updates {
+				o := timeline.Observation{Type: timeline.Modified, Pod: u.pod, Received: sec(u.at)}
+				if i == 0 {
+					o.Type = timeline.Added
+				}
+				obs = append(obs, o)
+				b.Apply(o)
+				once := timeline.NewBuilder()
+				for _, o := range obs {
+					once.Apply(o)
+				}
+				if diff := cmp.Diff(dump(once.Snapshot()), dump(b.Snapshot())); diff != "" {
+					t.Fatalf("after update %d (-once +incremental):\n%s", i, diff)
+				}
+			}
+			var got []timeline.Milestone
+			for _, m := range b.Snapshot().Pods.At(0).Container("c").Runs.At(0).Milestones {
+				if m.Kind == tc.kind {
+					got = append(got, m)
+				}
+			}
+			if len(got) <= tc.nth {
+				t.Fatalf("%d %s milestones, want at least %d", len(got), tc.kind, tc.nth+1)
+			}
+			if m := got[tc.nth]; !m.Latest.Before(sec(tc.before)) {
+				t.Errorf("%s %v..%v: not bounded by the pod row (before second %v)", tc.kind, m.Earliest, m.Latest, tc.before)
+			}
+		})
 	}
 }

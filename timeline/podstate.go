@@ -46,8 +46,10 @@ type podState struct {
 	rowDirty bool         // a pod-row fact other than a new condition changed
 	rows     podRowCache
 	out      *Pod
-	// The grace periods out's cross-lane pass and gaps were derived with (see lanesAsBefore).
+	// The grace periods and the pod row's bounds that out's cross-lane pass and gaps were
+	// derived with (see lanesAsBefore).
 	passGrace, gapGrace time.Duration
+	passRow             rowBounds
 }
 
 // seen is when a fact was first seen: in the observation received at at, and not in the one
