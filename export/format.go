@@ -131,35 +131,6 @@ func kindName(m *timeline.Milestone) string {
 	return k
 }
 
-// detail describes a milestone beyond its kind, as the view's table does: reason, exit code and
-// signal, restart number, Event count; the message only when there is nothing else. The text
-// is as the cluster wrote it: each format escapes it.
-func detail(m *timeline.Milestone) string {
-	var parts []string
-	generic := m.Kind == timeline.MExit && (m.Reason == "Error" || m.Reason == "Completed")
-	if m.Reason != "" && m.Kind != timeline.MCondition && !generic {
-		parts = append(parts, m.Reason)
-	}
-	switch {
-	case m.ExitCode != nil && m.Signal != "":
-		parts = append(parts, fmt.Sprintf("exit %d (%s)", *m.ExitCode, m.Signal))
-	case m.ExitCode != nil:
-		parts = append(parts, fmt.Sprintf("exit %d", *m.ExitCode))
-	case m.Signal != "":
-		parts = append(parts, m.Signal)
-	}
-	if m.Kind == timeline.MRestart && m.Attempt > 0 {
-		parts = append(parts, fmt.Sprintf("#%d", m.Attempt))
-	}
-	if m.Count > 1 {
-		parts = append(parts, fmt.Sprintf("×%d", m.Count))
-	}
-	if len(parts) == 0 && m.Message != "" {
-		parts = append(parts, m.Message)
-	}
-	return strings.Join(strings.Fields(strings.Join(parts, ", ")), " ")
-}
-
 // evidenceSummary is a milestone's evidence in one line: each fact's field or Event, and its note.
 func evidenceSummary(m *timeline.Milestone) string {
 	var parts []string

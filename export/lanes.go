@@ -88,7 +88,7 @@ func textLanes(p *timeline.Pod) []string {
 	}
 	for _, m := range p.Milestones.All() {
 		if m.Kind != timeline.MCreated && s.placed(m.At) {
-			pod.set(gr.col(m.At), marker(&g, m), prioMarker+markerRank(m.Kind))
+			pod.set(gr.col(m.At), g.Marker(m), prioMarker+markerRank(m.Kind))
 		}
 	}
 	statusText(pod, gr, statusSegments(p, s))
@@ -110,7 +110,7 @@ func textLanes(p *timeline.Pod) []string {
 			if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !s.placed(m.At) {
 				continue
 			}
-			r.set(gr.col(m.At), marker(&g, &m), prioMarker+markerRank(m.Kind))
+			r.set(gr.col(m.At), g.Marker(&m), prioMarker+markerRank(m.Kind))
 		}
 		line := label(safe(c.Name), kindTag(c.Kind)) + " " + r.String()
 		if c.State != "" {
@@ -185,37 +185,6 @@ func ticks(total time.Duration, width, minGap int) []time.Duration {
 		out = append(out, d)
 	}
 	return out
-}
-
-// marker is the glyph of milestone m on its lane, as the view draws it.
-func marker(g *ui.Glyphs, m *timeline.Milestone) string {
-	switch {
-	case m.Source == timeline.SourceInferred:
-		return g.Inferred
-	case failed(m):
-		return g.ExitFailed
-	case m.Kind == timeline.MCondition:
-		if c, ok := g.Conditions[m.Reason]; ok {
-			return c
-		}
-		return g.Condition
-	}
-	if s, ok := g.Markers[m.Kind]; ok {
-		return s
-	}
-	return "•"
-}
-
-// failed reports whether a milestone ends something badly: a non-zero exit, a Failed phase or
-// a Failed Job condition.
-func failed(m *timeline.Milestone) bool {
-	switch m.Kind {
-	case timeline.MExit:
-		return m.ExitCode != nil && *m.ExitCode != 0
-	case timeline.MPhase, timeline.MCondition:
-		return m.Reason == "Failed"
-	}
-	return false
 }
 
 // markerRank decides which milestone shows when several fall in one column, as in the view:

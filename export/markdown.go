@@ -138,7 +138,7 @@ func (md *mdWriter) milestones(p *timeline.Pod) {
 			gap = "Δ" + fmtSpan(*r.Gap)
 		}
 		rows = append(rows, []string{fmtSigned(m.Offset.Value), fmtPlus(m.Offset.Plus()), gap, lane,
-			kindName(m), string(m.Source), codeOrEmpty(detail(m))})
+			kindName(m), string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	md.table([]string{"Offset>", "±>", "Gap>", "Container", "Milestone", "Source", "Detail"}, rows)
 }
@@ -209,7 +209,7 @@ func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding) {
 			gap = "Δ" + fmtSpan(*m.Gap)
 		}
 		rows = append(rows, []string{fmtSigned(m.Offset.Value), fmtPlus(m.Offset.Plus()), gap, kindName(m),
-			string(m.Source), codeOrEmpty(detail(m))})
+			string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	if len(rows) > 0 {
 		md.line("")

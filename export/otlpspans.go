@@ -165,8 +165,8 @@ func containerSpans(ctx context.Context, c *timeline.Container, uid string, s sp
 				continue
 			}
 			addMilestone(run, m)
-			if m.Kind == timeline.MExit && failed(m) {
-				run.SetStatus(codes.Error, detail(m))
+			if m.Kind == timeline.MExit && m.Failed() {
+				run.SetStatus(codes.Error, m.Detail())
 			}
 		}
 		for gi, g := range segs[ri] {
@@ -199,7 +199,7 @@ func addMilestone(sp trace.Span, m *timeline.Milestone) {
 	if !m.Latest.IsZero() {
 		attrs = append(attrs, keyLatest.String(rfc3339(m.Latest)))
 	}
-	if d := detail(m); d != "" {
+	if d := m.Detail(); d != "" {
 		attrs = append(attrs, keyDetail.String(d))
 	}
 	if m.Message != "" {

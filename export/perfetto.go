@@ -192,7 +192,7 @@ func milestoneEvent(pid, tid int, m *timeline.Milestone) traceEvent {
 		args["latest"] = rfc3339(m.Latest)
 		args["latestOffset"] = fmtSigned(m.Offset.Max)
 	}
-	if d := detail(m); d != "" {
+	if d := m.Detail(); d != "" {
 		args["detail"] = d
 	}
 	if m.Message != "" {

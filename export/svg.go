@@ -216,7 +216,7 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 	if !ok {
 		color = d.pal.muted
 	}
-	if failed(m) && m.Source != timeline.SourceInferred {
+	if m.Failed() && m.Source != timeline.SourceInferred {
 		color = d.pal.markerFailed
 	}
 	if !m.Earliest.IsZero() && !m.Latest.IsZero() && m.Latest.After(m.Earliest) {
@@ -229,7 +229,7 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 		tip = m.Container + " " + tip
 	}
 	tip += " " + fmtSpan(m.Offset) + " (" + string(m.Source) + ")"
-	if det := detail(m); det != "" {
+	if det := m.Detail(); det != "" {
 		tip += ": " + det
 	}
 	attrs := ""
@@ -240,7 +240,7 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 		attrs = ` font-style="italic" fill-opacity="0.7"`
 	}
 	d.printf(`<text x="%.1f" y="%.1f" fill="%s" font-size="14" text-anchor="middle"%s>%s<title>%s</title></text>`+"\n",
-		d.x(m.At), mid+5, color, attrs, esc(marker(&d.glyphs, m)), esc(tip))
+		d.x(m.At), mid+5, color, attrs, esc(d.glyphs.Marker(m)), esc(tip))
 }
 
 // axis draws the time axis under the rows, with a faint line up through them at each tick.
@@ -265,7 +265,7 @@ func (d *svgDrawing) legend() {
 	}{{timeline.MStart, "start"}, {timeline.MStarted, "started"}, {timeline.MReady, "ready"},
 		{timeline.MSigterm, "SIGTERM"}, {timeline.MExit, "exit"}, {timeline.MRestart, "restart"}} {
 		m := timeline.Milestone{Kind: it.kind}
-		d.printf(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`, x, d.y, d.pal.markers[it.kind], esc(marker(&d.glyphs, &m)))
+		d.printf(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`, x, d.y, d.pal.markers[it.kind], esc(d.glyphs.Marker(&m)))
 		d.text(x+svgCharW+3, d.y, d.pal.muted, it.name, "")
 		x += float64(len(it.name)+3) * svgCharW
 	}

@@ -104,7 +104,7 @@ func (b *bar) render(f *frame) string {
 			j++
 		}
 		if j == len(seen) {
-			seen, glyphs, inks = append(seen, r.look), append(glyphs, g.marker(r.m)), append(inks, b.inkIndex(r.look.ink))
+			seen, glyphs, inks = append(seen, r.look), append(glyphs, g.Marker(r.m)), append(inks, b.inkIndex(r.look.ink))
 		}
 		b.cells[i].glyph, b.cells[i].ink = glyphs[j], inks[j]
 	}

@@ -133,24 +133,12 @@ func ASCIIGlyphs() Glyphs {
 	}
 }
 
-// failed reports whether a milestone ends something badly: a non-zero exit, a Failed phase
-// or a Failed Job condition.
-func failed(m *timeline.Milestone) bool {
-	switch m.Kind {
-	case timeline.MExit:
-		return m.ExitCode != nil && *m.ExitCode != 0
-	case timeline.MPhase, timeline.MCondition:
-		return m.Reason == "Failed"
-	}
-	return false
-}
-
-// marker is the glyph for a milestone on its lane.
-func (g *Glyphs) marker(m *timeline.Milestone) string {
+// Marker is the glyph for a milestone on its lane (the exports draw it as the view does).
+func (g *Glyphs) Marker(m *timeline.Milestone) string {
 	switch {
 	case m.Source == timeline.SourceInferred:
 		return g.Inferred
-	case failed(m):
+	case m.Failed():
 		return g.ExitFailed
 	case m.Kind == timeline.MCondition:
 		if c, ok := g.Conditions[m.Reason]; ok {

@@ -117,5 +117,5 @@ func stateInk(s *timeline.Segment) ink {
 }
 
 func markerInk(m *timeline.Milestone) ink {
-	return ink{what: inkMarker, kind: m.Kind, bad: failed(m), inferred: m.Source == timeline.SourceInferred}
+	return ink{what: inkMarker, kind: m.Kind, bad: m.Failed(), inferred: m.Source == timeline.SourceInferred}
 }

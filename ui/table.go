@@ -23,33 +23,8 @@ func kindName(m timeline.Milestone) string {
 	return Safe(k)
 }
 
-// detail describes a milestone beyond its kind: reason, exit code and signal, restart number,
-// event count; a message only when there is nothing else.
-func detail(m timeline.Milestone) string {
-	var parts []string
-	generic := m.Kind == timeline.MExit && (m.Reason == "Error" || m.Reason == "Completed")
-	if m.Reason != "" && m.Kind != timeline.MCondition && !generic {
-		parts = append(parts, m.Reason)
-	}
-	switch {
-	case m.ExitCode != nil && m.Signal != "":
-		parts = append(parts, fmt.Sprintf("exit %d (%s)", *m.ExitCode, m.Signal))
-	case m.ExitCode != nil:
-		parts = append(parts, fmt.Sprintf("exit %d", *m.ExitCode))
-	case m.Signal != "":
-		parts = append(parts, m.Signal)
-	}
-	if m.Kind == timeline.MRestart && m.Attempt > 0 {
-		parts = append(parts, fmt.Sprintf("#%d", m.Attempt))
-	}
-	if m.Count > 1 {
-		parts = append(parts, fmt.Sprintf("×%d", m.Count))
-	}
-	if len(parts) == 0 && m.Message != "" {
-		parts = append(parts, m.Message)
-	}
-	return safeFields(strings.Join(parts, ", "))
-}
+// detail is the milestone's Detail, made safe for a terminal.
+func detail(m timeline.Milestone) string { return Safe(m.Detail()) }
 
 // tableWidths are the widths the milestone table's columns need over all the rows of a pod,
 // measured once per pod, whatever the window's size.

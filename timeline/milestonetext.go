@@ -1,0 +1,48 @@
+package timeline
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Failed reports whether the milestone ends something badly: a non-zero exit, a Failed phase or
+// a Failed Job condition.
+func (m *Milestone) Failed() bool {
+	switch m.Kind {
+	case MExit:
+		return m.ExitCode != nil && *m.ExitCode != 0
+	case MPhase, MCondition:
+		return m.Reason == "Failed"
+	}
+	return false
+}
+
+// Detail describes the milestone beyond its kind, as the view's table and every export show it:
+// its reason (but a plain exit's Error or Completed), exit code and signal, restart number,
+// Event count; the message only when there is nothing else. The text is as the cluster wrote it
+// (runs of white space made one space): whoever shows it escapes it.
+func (m *Milestone) Detail() string {
+	var parts []string
+	generic := m.Kind == MExit && (m.Reason == "Error" || m.Reason == "Completed")
+	if m.Reason != "" && m.Kind != MCondition && !generic {
+		parts = append(parts, m.Reason)
+	}
+	switch {
+	case m.ExitCode != nil && m.Signal != "":
+		parts = append(parts, fmt.Sprintf("exit %d (%s)", *m.ExitCode, m.Signal))
+	case m.ExitCode != nil:
+		parts = append(parts, fmt.Sprintf("exit %d", *m.ExitCode))
+	case m.Signal != "":
+		parts = append(parts, m.Signal)
+	}
+	if m.Kind == MRestart && m.Attempt > 0 {
+		parts = append(parts, fmt.Sprintf("#%d", m.Attempt))
+	}
+	if m.Count > 1 {
+		parts = append(parts, fmt.Sprintf("×%d", m.Count))
+	}
+	if len(parts) == 0 && m.Message != "" {
+		parts = append(parts, m.Message)
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, ", ")), " ")
+}
