@@ -138,8 +138,9 @@ func eventsLate(obs []timeline.Observation) []timeline.Observation {
 	return out
 }
 
-// TestUnchangedPodKeepsItsRuns: a pod derived again when none of its facts changed hands out the
-// runs it did before, the final (cross-lane) pass's among them, rather than equal copies.
+// TestUnchangedPodKeepsItsRuns: a pod derived again whole (its row and every lane from the first
+// run on) when none of its facts changed hands out the runs it did before, the final
+// (cross-lane) pass's among them, rather than equal copies.
 func TestUnchangedPodKeepsItsRuns(t *testing.T) {
 	for _, name := range recordings.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -148,7 +149,7 @@ func TestUnchangedPodKeepsItsRuns(t *testing.T) {
 				b.Apply(o)
 			}
 			before := b.Snapshot()
-			b.Touch()
+			b.ChangeAll()
 			after := b.Snapshot()
 			for i, p := range after.Pods.Items() {
 				for j, c := range p.Containers {
