@@ -48,8 +48,9 @@ func (d *deriver) bound(iv interval, lo, hi time.Time) interval {
 }
 
 // pod derives the pod's timeline from its facts, again only where they changed: the lanes'
-// runs from the first one touched on, the pod row from the first new condition on. What needs
-// several lanes (the final pass) when any lane or the pod row did.
+// runs from the first one touched on, the pod row from the first new condition on, and what
+// needs several lanes (the final pass) and the gaps when a lane changed, or the pod row where it
+// bounds them (lanesAsBefore).
 func (d *deriver) pod(ps *podState) *Pod {
 	p := ps.last
 	out := &Pod{
@@ -75,7 +76,8 @@ func (d *deriver) pod(ps *podState) *Pod {
 	gapGrace := graceOf(ps, interval{hi: ps.lastSeen})
 	if prev := ps.out; prev != nil && d.lanesAsBefore(ps, prev, out.Milestones) && gapGrace == ps.gapGrace {
 		// No lane changed, nor what the final pass and the gaps read of the pod: they would come
-		// out as they did (an update that changes nothing the timeline shows; the pod row's news).
+		// out as they did (an update that changes nothing the lanes show, or news of the pod row
+		// that bounds no lane).
 		out.Containers = make([]Container, len(ps.laneOrder))
 		for i, ls := range ps.laneOrder {
 			out.Containers[i] = d.container(ps, ls, prev.Containers[i].Runs, out.Created, end)
