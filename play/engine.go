@@ -40,6 +40,7 @@ type Frame struct {
 // goroutine owns it.
 type Engine struct {
 	b     *timeline.Builder
+	tr    watch.Translator
 	rec   *watch.Recorder
 	items int
 	dirty bool
@@ -57,7 +58,7 @@ func NewEngine(rec *watch.Recorder) *Engine {
 
 // Add records one item and applies it if it is an observation.
 func (e *Engine) Add(it watch.Item) error {
-	o, ok := watch.Observe(it) // not for a Note
+	o, ok := e.tr.Observe(it) // not for a Note; applied before the next is translated
 	return e.AddObserved(it, o, ok)
 }
 

@@ -64,9 +64,10 @@ func BenchmarkLivePath(b *testing.B) {
 			cpu0 := cpuTime()
 			for b.Loop() {
 				bl := timeline.NewBuilder()
+				var tr watch.Translator // as the player's engine translates
 				var frame time.Time
 				for _, it := range items {
-					o, ok := watch.Observe(it)
+					o, ok := tr.Observe(it)
 					if !ok {
 						continue
 					}

@@ -61,7 +61,9 @@ func NewBuilder() *Builder {
 	}
 }
 
-// Apply adds one observation.
+// Apply adds one observation. Of a pod's or an Event's observation it keeps nothing, neither
+// the observation nor its lists: it copies what it keeps, so that the caller may write the
+// next one into the same memory (watch.Translator; TestTranslatorIsObserve). A Job's it keeps.
 func (b *Builder) Apply(o Observation) {
 	if b.final {
 		panic("timeline: Builder.Apply after Final or Stream")

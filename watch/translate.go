@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,7 +50,15 @@ func Observations(items []Item) []timeline.Observation {
 }
 
 func observePod(p *corev1.Pod) *timeline.PodObservation {
-	o := &timeline.PodObservation{
+	o := new(timeline.PodObservation)
+	fillPod(o, p, nil, nil)
+	return o
+}
+
+// fillPod writes p's observation into o, its conditions and containers into conds and ctrs
+// (their storage used again: nil makes lists of their size).
+func fillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Condition, ctrs []timeline.ContainerObservation) {
+	*o = timeline.PodObservation{
 		UID: string(p.UID), Namespace: p.Namespace, Name: p.Name, ResourceVersion: p.ResourceVersion,
 		Node: p.Spec.NodeName, Created: p.CreationTimestamp.Time, Deletion: timePtr(p.DeletionTimestamp),
 		DeletionGrace: p.DeletionGracePeriodSeconds, RestartPolicy: string(p.Spec.RestartPolicy),
@@ -69,14 +78,14 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 	}
 	// Sized once: a pod is translated on every update.
 	if n := len(p.Status.Conditions); n > 0 {
-		o.Conditions = make([]timeline.Condition, 0, n)
+		o.Conditions = slices.Grow(conds[:0], n)
 	}
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
 			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
 	}
 	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > 0 {
-		o.Containers = make([]timeline.ContainerObservation, 0, n)
+		o.Containers = slices.Grow(ctrs[:0], n)
 	}
 	initStatus, appStatus, ephStatus := newByName(p.Status.InitContainerStatuses, statusName),
 		newByName(p.Status.ContainerStatuses, statusName), newByName(p.Status.EphemeralContainerStatuses, statusName)
@@ -96,7 +105,6 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 		c := corev1.Container(p.Spec.EphemeralContainers[i].EphemeralContainerCommon)
 		o.Containers = append(o.Containers, observeContainer(&c, timeline.KindEphemeral, ephStatus.of(c.Name)))
 	}
-	return o
 }
 
 // byName finds a pod's containers, or their statuses, by name (the last, should a name repeat):
@@ -222,7 +230,13 @@ func terminated(t *corev1.ContainerStateTerminated) *timeline.Terminated {
 }
 
 func observeEvent(e *corev1.Event) *timeline.EventObservation {
-	o := &timeline.EventObservation{
+	o := new(timeline.EventObservation)
+	fillEvent(o, e)
+	return o
+}
+
+func fillEvent(o *timeline.EventObservation, e *corev1.Event) {
+	*o = timeline.EventObservation{
 		UID: string(e.UID), Namespace: e.Namespace, Name: e.Name,
 		InvolvedKind: e.InvolvedObject.Kind, InvolvedName: e.InvolvedObject.Name, InvolvedUID: string(e.InvolvedObject.UID),
 		FieldPath: e.InvolvedObject.FieldPath, Type: e.Type, Reason: e.Reason, Message: e.Message,
@@ -239,7 +253,6 @@ func observeEvent(e *corev1.Event) *timeline.EventObservation {
 		}
 	}
 	o.Container, o.ContainerKind = containerOf(o.FieldPath)
-	return o
 }
 
 func observeEventsV1(e *eventsv1.Event) *timeline.EventObservation {
