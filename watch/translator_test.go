@@ -16,7 +16,7 @@ import (
 // memory changes nothing it shows. Each embedded recording, a Job of 20 pods whose updates
 // interleave, and every recording at once, item by item in turn (pods of other specs written
 // over each other), is applied twice, once as Observe makes the observations and once through a
-// Translator, with a snapshot after every item; the last snapshots must be the same.
+// Translator, with a snapshot after every third item; the last snapshots must be the same.
 func TestTranslatorIsObserve(t *testing.T) {
 	read := func(name string, src []byte, err error) []Item {
 		t.Helper()
@@ -51,15 +51,17 @@ func TestTranslatorIsObserve(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			fresh, reused := timeline.NewBuilder(), timeline.NewBuilder()
 			var tr Translator
-			for _, it := range items {
+			for i, it := range items {
 				if o, ok := Observe(it); ok {
 					fresh.Apply(o)
 				}
 				if o, ok := tr.Observe(it); ok {
 					reused.Apply(o)
 				}
-				fresh.Snapshot()
-				reused.Snapshot()
+				if i%3 == 0 { // a frame now and then: pods derived after others' observations
+					fresh.Snapshot()
+					reused.Snapshot()
+				}
 			}
 			want, err := json.Marshal(fresh.Snapshot())
 			if err != nil {
