@@ -10,7 +10,7 @@ import (
 // it translates the next, as the player's engine does: a pod's observation (with its conditions
 // and containers) and a core/v1 Event's are written where the last one was, not made anew. The
 // builder copies what it keeps of them (timeline.Builder.Apply), and on the live path of a
-// 1,000-pod Job they were a fifth of what a pass allocated, all of it garbage once applied.
+// 1,000-pod Job they were a sixth of what a pass allocated, all of it garbage once applied.
 //
 // An observation it returns is good until its next call. The zero Translator is ready to use.
 type Translator struct {
