@@ -1,7 +1,6 @@
 package watch
 
 import (
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -77,15 +76,19 @@ func fillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Conditi
 		o.Limits = resources(resourcehelper.PodLimits(p, resourcehelper.PodResourcesOptions{}))
 	}
 	// Sized once: a pod is translated on every update.
-	if n := len(p.Status.Conditions); n > 0 {
-		o.Conditions = slices.Grow(conds[:0], n)
+	if n := len(p.Status.Conditions); n > cap(conds) {
+		o.Conditions = make([]timeline.Condition, 0, n)
+	} else if n > 0 {
+		o.Conditions = conds[:0]
 	}
 	for _, c := range p.Status.Conditions {
 		o.Conditions = append(o.Conditions, timeline.Condition{Type: string(c.Type), Status: string(c.Status),
 			Reason: c.Reason, Message: c.Message, LastTransition: c.LastTransitionTime.Time})
 	}
-	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > 0 {
-		o.Containers = slices.Grow(ctrs[:0], n)
+	if n := len(p.Spec.InitContainers) + len(p.Spec.Containers) + len(p.Spec.EphemeralContainers); n > cap(ctrs) {
+		o.Containers = make([]timeline.ContainerObservation, 0, n)
+	} else if n > 0 {
+		o.Containers = ctrs[:0]
 	}
 	initStatus, appStatus, ephStatus := newByName(p.Status.InitContainerStatuses, statusName),
 		newByName(p.Status.ContainerStatuses, statusName), newByName(p.Status.EphemeralContainerStatuses, statusName)
