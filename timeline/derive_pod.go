@@ -65,7 +65,8 @@ func (d *deriver) pod(ps *podState) *Pod {
 		if last := ps.out; last != nil && last.Owner != nil && *last.Owner == owner {
 			out.Owner = last.Owner // the last snapshot's, as it nearly always is
 		} else {
-			out.Owner = &owner
+			made := owner // made only here: taking owner's address would make it at every derivation
+			out.Owner = &made
 		}
 	}
 	out.Milestones = d.podRow(ps)
