@@ -5,6 +5,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
 )
@@ -88,7 +89,7 @@ func textLanes(p *timeline.Pod) []string {
 	}
 	for _, m := range p.Milestones.All() {
 		if m.Kind != timeline.MCreated && s.placed(m.At) {
-			pod.set(gr.col(m.At), g.Marker(m), prioMarker+markerRank(m.Kind))
+			pod.set(gr.col(m.At), g.Marker(m), prioMarker+ui.MarkerRank(m.Kind))
 		}
 	}
 	statusText(pod, gr, statusSegments(p, s))
@@ -110,9 +111,9 @@ func textLanes(p *timeline.Pod) []string {
 			if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !s.placed(m.At) {
 				continue
 			}
-			r.set(gr.col(m.At), g.Marker(&m), prioMarker+markerRank(m.Kind))
+			r.set(gr.col(m.At), g.Marker(&m), prioMarker+ui.MarkerRank(m.Kind))
 		}
-		line := label(safe(c.Name), kindTag(c.Kind)) + " " + r.String()
+		line := label(safe(c.Name), textfmt.KindTag(c.Kind)) + " " + r.String()
 		if c.State != "" {
 			line += "  " + safe(c.State)
 		}
@@ -148,7 +149,7 @@ func axisText(gr grid, tick string) string {
 	next := 0
 	for _, d := range ticks(gr.s.end.Sub(gr.s.origin), gr.width, 8) {
 		c := gr.col(gr.s.origin.Add(d))
-		label := []rune(tick + fmtTick(d))
+		label := []rune(tick + textfmt.Tick(d))
 		if c < next || c+len(label) > gr.width {
 			continue
 		}
@@ -185,28 +186,4 @@ func ticks(total time.Duration, width, minGap int) []time.Duration {
 		out = append(out, d)
 	}
 	return out
-}
-
-// markerRank decides which milestone shows when several fall in one column, as in the view:
-// the end of a run first, then its signal, its restart, readiness and start.
-func markerRank(k timeline.MilestoneKind) int {
-	switch k {
-	case timeline.MExit, timeline.MPhase, timeline.MDeleted:
-		return 9
-	case timeline.MSigterm, timeline.MDeleting:
-		return 8
-	case timeline.MRestart, timeline.MCondition:
-		return 7
-	case timeline.MReady, timeline.MNotReady, timeline.MContainersReady:
-		return 6
-	case timeline.MStarted, timeline.MInitialized:
-		return 5
-	case timeline.MStart, timeline.MScheduled:
-		return 4
-	case timeline.MBackOff, timeline.MProbeFailed:
-		return 3
-	case timeline.MCreated:
-		return 1
-	}
-	return 2
 }

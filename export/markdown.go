@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -113,7 +114,7 @@ func (md *mdWriter) pod(p *timeline.Pod) {
 		md.line("### Named gaps")
 		var rows [][]string
 		for _, g := range p.Gaps {
-			rows = append(rows, []string{escapeText(safe(g.Name)), fmtGap(g.Span)})
+			rows = append(rows, []string{escapeText(safe(g.Name)), textfmt.Gap(g.Span)})
 		}
 		md.table([]string{"Gap", "Length>"}, rows)
 	}
@@ -135,10 +136,10 @@ func (md *mdWriter) milestones(p *timeline.Pod) {
 		}
 		gap := ""
 		if r.Gap != nil {
-			gap = "Δ" + fmtSpan(*r.Gap)
+			gap = "Δ" + textfmt.Span(*r.Gap)
 		}
-		rows = append(rows, []string{fmtSigned(m.Offset.Value), fmtPlus(m.Offset.Plus()), gap, lane,
-			kindName(m), string(m.Source), codeOrEmpty(m.Detail())})
+		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, lane,
+			m.KindName(), string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	md.table([]string{"Offset>", "±>", "Gap>", "Container", "Milestone", "Source", "Detail"}, rows)
 }
@@ -185,7 +186,7 @@ func (md *mdWriter) events(evs []timeline.Event, origin time.Time) {
 		if e.Count > 1 {
 			msg += fmt.Sprintf(" (×%d)", e.Count)
 		}
-		rows = append(rows, []string{fmtSigned(e.At.Sub(origin)), code(what), code(e.Type),
+		rows = append(rows, []string{textfmt.Signed(e.At.Sub(origin)), code(what), code(e.Type),
 			code(e.Reason), codeOrEmpty(strings.Join(strings.Fields(msg), " "))})
 	}
 	md.table([]string{"Offset>", "Object", "Type", "Reason", "Message"}, rows)
@@ -206,9 +207,9 @@ func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding) {
 		m := &j.Milestones[i]
 		gap := ""
 		if m.Gap != nil {
-			gap = "Δ" + fmtSpan(*m.Gap)
+			gap = "Δ" + textfmt.Span(*m.Gap)
 		}
-		rows = append(rows, []string{fmtSigned(m.Offset.Value), fmtPlus(m.Offset.Plus()), gap, kindName(m),
+		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, m.KindName(),
 			string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	if len(rows) > 0 {
@@ -264,7 +265,7 @@ func statusSequence(p *timeline.Pod) string {
 	s := podSpan(p)
 	var out []string
 	for _, st := range statusSegments(p, s) {
-		out = append(out, code(st.Status)+" "+fmtSigned(st.From.Sub(s.origin)))
+		out = append(out, code(st.Status)+" "+textfmt.Signed(st.From.Sub(s.origin)))
 	}
 	return strings.Join(out, " → ")
 }

@@ -12,6 +12,7 @@ import (
 	semconv "go.opentelemetry.io/otel/semconv/v1.40.0"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -73,7 +74,7 @@ func podTrace(ctx context.Context, in Input, p *timeline.Pod, serviceName string
 
 	var gaps, findings []string
 	for _, g := range p.Gaps {
-		gaps = append(gaps, g.Name+": "+fmtGap(g.Span))
+		gaps = append(gaps, g.Name+": "+textfmt.Gap(g.Span))
 	}
 	for _, f := range p.Findings() {
 		findings = append(findings, string(f.Severity)+": "+findingText(f, p.Name))
@@ -187,7 +188,7 @@ func containerSpans(ctx context.Context, c *timeline.Container, uid string, s sp
 // addMilestone adds milestone m to span sp as an event at its best estimate, with its bounds.
 func addMilestone(sp trace.Span, m *timeline.Milestone) {
 	attrs := []attribute.KeyValue{
-		keyMKind.String(string(m.Kind)), keySource.String(string(m.Source)), keyOffset.String(fmtSpan(m.Offset)),
+		keyMKind.String(string(m.Kind)), keySource.String(string(m.Source)), keyOffset.String(textfmt.Span(m.Offset)),
 		keyBoundMS.Float64(float64(m.Offset.Plus().Microseconds()) / 1e3),
 	}
 	if m.Container != "" {
@@ -245,5 +246,5 @@ func eventName(m *timeline.Milestone) string {
 		}
 		return k
 	}
-	return kindName(m)
+	return m.KindName()
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -182,15 +183,15 @@ func milestoneEvent(pid, tid int, m *timeline.Milestone) traceEvent {
 		"attempt": m.Attempt,
 		"source":  string(m.Source),
 		"at":      rfc3339(m.At),
-		"offset":  fmtSpan(m.Offset),
+		"offset":  textfmt.Span(m.Offset),
 	}
 	if !m.Earliest.IsZero() {
 		args["earliest"] = rfc3339(m.Earliest)
-		args["earliestOffset"] = fmtSigned(m.Offset.Min)
+		args["earliestOffset"] = textfmt.Signed(m.Offset.Min)
 	}
 	if !m.Latest.IsZero() {
 		args["latest"] = rfc3339(m.Latest)
-		args["latestOffset"] = fmtSigned(m.Offset.Max)
+		args["latestOffset"] = textfmt.Signed(m.Offset.Max)
 	}
 	if d := m.Detail(); d != "" {
 		args["detail"] = d
@@ -201,7 +202,7 @@ func milestoneEvent(pid, tid int, m *timeline.Milestone) traceEvent {
 	if ev := evidenceSummary(m); ev != "" {
 		args["evidence"] = ev
 	}
-	return traceEvent{Name: kindName(m), Cat: "milestone", Ph: "i", Scope: "t", Pid: pid, Tid: tid, at: m.At, Args: args}
+	return traceEvent{Name: m.KindName(), Cat: "milestone", Ph: "i", Scope: "t", Pid: pid, Tid: tid, at: m.At, Args: args}
 }
 
 // micros is d in whole microseconds, the Trace Event Format's unit. Whole numbers keep a
@@ -218,4 +219,4 @@ func rfc3339(t time.Time) string {
 }
 
 // offsetText is t as a signed offset from origin.
-func offsetText(t, origin time.Time) string { return fmtSigned(t.Sub(origin)) }
+func offsetText(t, origin time.Time) string { return textfmt.Signed(t.Sub(origin)) }

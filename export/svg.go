@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
 )
@@ -175,7 +176,7 @@ func (d *svgDrawing) lane(c *timeline.Container, s span) {
 		label = string([]rune(label)[:max(n-1, 1)]) + "…"
 	}
 	d.text(svgPad, d.y, d.pal.text, label, "")
-	d.text(svgPad+float64(utf8.RuneCountInString(label)+1)*svgCharW, d.y, d.pal.muted, kindTag(c.Kind), "")
+	d.text(svgPad+float64(utf8.RuneCountInString(label)+1)*svgCharW, d.y, d.pal.muted, textfmt.KindTag(c.Kind), "")
 	for _, g := range c.Segments() {
 		if !s.placed(g.From) {
 			continue
@@ -224,11 +225,11 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 		d.printf(`<path d="M%.1f %.1fv-3M%.1f %.1fH%.1fM%.1f %.1fv-3" stroke="%s" stroke-width="1" fill="none"/>`+"\n",
 			lo, wy, lo, wy-1.5, hi, hi, wy, color)
 	}
-	tip := kindName(m)
+	tip := m.KindName()
 	if m.Container != "" {
 		tip = m.Container + " " + tip
 	}
-	tip += " " + fmtSpan(m.Offset) + " (" + string(m.Source) + ")"
+	tip += " " + textfmt.Span(m.Offset) + " (" + string(m.Source) + ")"
 	if det := m.Detail(); det != "" {
 		tip += ": " + det
 	}
@@ -251,7 +252,7 @@ func (d *svgDrawing) axis(top float64) {
 		x := d.x(d.s.origin.Add(off))
 		d.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="0.5" stroke-dasharray="2 3"/>`+"\n",
 			x, top, x, d.y-4, d.pal.faint)
-		d.text(x, d.y+8, d.pal.muted, fmtTick(off), ` text-anchor="middle"`)
+		d.text(x, d.y+8, d.pal.muted, textfmt.Tick(off), ` text-anchor="middle"`)
 	}
 	d.y += svgRow + 8
 }

@@ -46,3 +46,20 @@ func (m *Milestone) Detail() string {
 	}
 	return strings.Join(strings.Fields(strings.Join(parts, ", ")), " ")
 }
+
+// KindName names the milestone as the view's table and every export do: its kind (the pod's
+// ContainersReady as ctrs-ready, a Job condition as "job " and its type), with a "?" after an
+// inferred one. The condition's type is as the cluster wrote it: whoever shows it escapes it.
+func (m *Milestone) KindName() string {
+	k := string(m.Kind)
+	switch m.Kind {
+	case MContainersReady:
+		k = "ctrs-ready"
+	case MCondition:
+		k = "job " + m.Reason
+	}
+	if m.Source == SourceInferred {
+		k += "?"
+	}
+	return k
+}

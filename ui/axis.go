@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"time"
+
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 )
 
 // zoomSpans are the spans the time axis can be zoomed to; zero is "fit": the whole life of the
@@ -144,7 +146,7 @@ func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
 		fits := true
 		d := ceilTo(w.start.Sub(origin), step)
 		for n := 0; n <= w.width/4+1 && origin.Add(d).Before(w.end); n++ {
-			if float64(cellWidth(g.Tick+fmtTick(d))+2) > cols {
+			if float64(cellWidth(g.Tick+textfmt.Tick(d))+2) > cols {
 				fits = false
 				break
 			}
@@ -177,7 +179,7 @@ func renderAxis(f *frame, w *window, origin time.Time) string {
 	next := 0 // the first column free for a label
 	for _, d := range w.ticks(origin, st.Glyphs) {
 		c := w.col(origin.Add(d))
-		label := []rune(st.Glyphs.Tick + fmtTick(d))
+		label := []rune(st.Glyphs.Tick + textfmt.Tick(d))
 		if c < next || c+len(label) > w.width {
 			continue
 		}

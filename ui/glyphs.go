@@ -152,17 +152,15 @@ func (g *Glyphs) Marker(m *timeline.Milestone) string {
 	return "•"
 }
 
-// markerRank decides which milestone a lane shows when several fall in one column: the end of
-// a run first, then its signal, its restart, readiness and start.
-func markerRank(k timeline.MilestoneKind) int {
+// MarkerRank decides which milestone a lane shows when several fall in one column: the end of
+// a run first, then its signal, its restart, readiness and start. The exports' lanes use it too.
+func MarkerRank(k timeline.MilestoneKind) int {
 	switch k {
 	case timeline.MExit, timeline.MPhase, timeline.MDeleted:
 		return 9
 	case timeline.MSigterm, timeline.MDeleting:
 		return 8
-	case timeline.MRestart:
-		return 7
-	case timeline.MCondition:
+	case timeline.MRestart, timeline.MCondition:
 		return 7
 	case timeline.MReady, timeline.MNotReady, timeline.MContainersReady:
 		return 6

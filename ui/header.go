@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -43,7 +44,7 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 	parts := []string{
 		name,
 		label("status") + f.statusStyled(Safe(p.Status)),
-		f.styled(sMuted, "age ") + fmtDur(f.liveEnd(p).Sub(f.times(p).origin)),
+		f.styled(sMuted, "age ") + textfmt.Dur(f.liveEnd(p).Sub(f.times(p).origin)),
 	}
 	if p.Deleted {
 		parts = append(parts, f.styled(sFailed, "deleted"))
@@ -79,14 +80,14 @@ func modeBadge(f *frame) string {
 	case r.paused:
 		state = "‖ paused " + r.speed
 	}
-	return f.styled(sStatus, fmt.Sprintf("replay %s %s/%s", state, fmtDur(r.pos), fmtDur(r.total)))
+	return f.styled(sStatus, fmt.Sprintf("replay %s %s/%s", state, textfmt.Dur(r.pos), textfmt.Dur(r.total)))
 }
 
 // axisInfo is the label of the axis row: the zoom, and whether the axis follows now.
 func axisInfo(f *frame) string {
 	zoom := "fit"
 	if f.view.zoom > 0 {
-		zoom = strings.TrimPrefix(fmtTick(f.view.zoom), "+")
+		zoom = strings.TrimPrefix(textfmt.Tick(f.view.zoom), "+")
 	}
 	if f.view.follow {
 		return " " + zoom

@@ -1,12 +1,11 @@
 package ui
 
 import (
-	"fmt"
 	"iter"
 	"strings"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -18,27 +17,13 @@ func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
 	}
 	items := make([]string, 0, len(gaps))
 	for _, g := range gaps {
-		items = append(items, f.styled(sMuted, "Δ ")+Safe(g.Name)+" "+f.styled(sText, gapValue(g.Span)))
+		items = append(items, f.styled(sMuted, "Δ ")+Safe(g.Name)+" "+f.styled(sText, textfmt.Gap(g.Span)))
 	}
 	lines := wrapItems(items, f.width-1, height, "   ")
 	for i := range lines {
 		lines[i] = " " + lines[i]
 	}
 	return lines
-}
-
-// gapValue is a gap's length and its ±, e.g. "0.52s ±0.50"; when the bounds are lopsided (a
-// gap that cannot be negative, say) it gives them instead: "0.00s (0.00–1.00)".
-func gapValue(s timeline.Span) string {
-	v := fmtDur(s.Value)
-	lo, hi := s.Value-s.Min, s.Max-s.Value
-	if d := lo - hi; d > 10*time.Millisecond || d < -10*time.Millisecond {
-		return fmt.Sprintf("%s (%.2f–%.2f)", v, s.Min.Seconds(), s.Max.Seconds())
-	}
-	if p := fmtPlus(s.Plus()); p != "" {
-		v += " " + p
-	}
-	return v
 }
 
 // findingLines are the findings of pod within (and its job's) wrapped to the width, warnings

@@ -5,6 +5,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -37,7 +38,7 @@ func newPodInfo(p *timeline.Pod, order int) *podInfo {
 		}
 	}
 	if g := in.slowest; g != nil {
-		in.gapValue, in.gapName = fmtDur(g.Span.Value), Safe(g.Name)
+		in.gapValue, in.gapName = textfmt.Dur(g.Span.Value), Safe(g.Name)
 	}
 	in.text = in.name + " " + in.status + " " + Safe(p.Node)
 	return in

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -179,7 +180,7 @@ var (
 // milestone of the same owner, lane, kind, source and details.
 func (p *Plain) printMilestone(pm plainMilestone) {
 	m := *pm.m
-	offset, placed := fmtSpan(m.Offset), true
+	offset, placed := textfmt.Span(m.Offset), true
 	if pt := pm.times; pt != nil {
 		placed = pt.placed(m.At)
 		offset = pt.fmtAt(m.At)
@@ -254,7 +255,7 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		var conds []string
 		for _, m := range j.Milestones {
 			if m.Kind == timeline.MCondition {
-				conds = append(conds, Safe(m.Reason)+" "+fmtSpan(m.Offset))
+				conds = append(conds, Safe(m.Reason)+" "+textfmt.Span(m.Offset))
 			}
 		}
 		if len(conds) > 0 {
@@ -296,14 +297,14 @@ func (p *Plain) podSummary(pod *timeline.Pod) {
 		p.printf("  gaps:\n")
 		w, vw := 0, 0
 		for _, g := range pod.Gaps {
-			w, vw = max(w, cellWidth(Safe(g.Name))), max(vw, cellWidth(gapValue(g.Span)))
+			w, vw = max(w, cellWidth(Safe(g.Name))), max(vw, cellWidth(textfmt.Gap(g.Span)))
 		}
 		for _, g := range pod.Gaps {
 			if p.explain && g.Why != "" {
-				p.printf("    %s  %s  why: %s\n", padCells(Safe(g.Name), w), padCells(gapValue(g.Span), vw), safeFields(g.Why))
+				p.printf("    %s  %s  why: %s\n", padCells(Safe(g.Name), w), padCells(textfmt.Gap(g.Span), vw), safeFields(g.Why))
 				continue
 			}
-			p.printf("    %s  %s\n", padCells(Safe(g.Name), w), gapValue(g.Span))
+			p.printf("    %s  %s\n", padCells(Safe(g.Name), w), textfmt.Gap(g.Span))
 		}
 	}
 	p.findings(pod.Findings(), pod.Name)

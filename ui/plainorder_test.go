@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -78,7 +79,7 @@ func checkOrder(t *testing.T, out string, final timeline.Snapshot) (lines int) {
 		lines++
 		owner, off := m[1], parseOffset(t, m[2])
 		if prev, ok := last[owner]; ok && off < prev {
-			t.Errorf("line %d: %s's offset %s comes after %s:\n%s", i+1, owner, m[2], fmtSigned(prev), l)
+			t.Errorf("line %d: %s's offset %s comes after %s:\n%s", i+1, owner, m[2], textfmt.Signed(prev), l)
 		}
 		last[owner] = off
 		if strings.HasPrefix(m[3], "Δ-") {
@@ -220,8 +221,8 @@ func TestPlainOffAxis(t *testing.T) {
 // TestParseOffset: the test's reader of offsets reads what fmtSigned writes.
 func TestParseOffset(t *testing.T) {
 	for _, d := range []time.Duration{0, 250 * time.Millisecond, -500 * time.Millisecond, 62500 * time.Millisecond, 3723 * time.Second} {
-		if got := parseOffset(t, fmtSigned(d)); got != d {
-			t.Errorf("parseOffset(%q) = %v; want %v", fmtSigned(d), got, d)
+		if got := parseOffset(t, textfmt.Signed(d)); got != d {
+			t.Errorf("parseOffset(%q) = %v; want %v", textfmt.Signed(d), got, d)
 		}
 	}
 }

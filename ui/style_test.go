@@ -2,9 +2,7 @@ package ui
 
 import (
 	"io"
-	"math"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -125,38 +123,4 @@ func TestViewASCII(t *testing.T) {
 	s.Glyphs = ASCIIGlyphs()
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, s)
 	golden(t, m.View())
-}
-
-func TestFormat(t *testing.T) {
-	for _, tc := range []struct{ got, want string }{
-		{fmtDur(250e6), "0.25s"}, {fmtDur(4140e6), "4.14s"}, {fmtDur(62500e6), "1m02.5s"},
-		{fmtDur(3723e9), "1h02m03s"}, {fmtSigned(-500e6), "-0.50s"}, {fmtSigned(0), "+0.00s"},
-		{fmtPlus(0), ""}, {fmtPlus(500e6), "±0.50"}, {fmtPlus(90e9), "±1m30.0s"},
-		{fmtSpan(timeline.Span{Value: 4140e6, Min: 3640e6, Max: 4240e6}), "+4.14s ±0.50"},
-		{fmtTick(0), "+0s"}, {fmtTick(5e9), "+5s"}, {fmtTick(500e6), "+0.5s"}, {fmtTick(90e9), "+1m30s"},
-		{fmtTick(120e9), "+2m"}, {fmtTick(-5e9), "-5s"}, {fmtTick(5400e9), "+1h30m"},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("got %q, want %q", tc.got, tc.want)
-		}
-	}
-}
-
-// TestFormatEdges: durations that round up to the next unit, and saturated ones, read right.
-func TestFormatEdges(t *testing.T) {
-	for _, tc := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{59996 * time.Millisecond, "1m00.0s"}, {59994 * time.Millisecond, "59.99s"},
-		{time.Hour - 30*time.Millisecond, "1h00m00s"}, {119960 * time.Millisecond, "2m00.0s"},
-		{math.MaxInt64, "2562047h47m16s"}, {math.MinInt64, "-2562047h47m16s"},
-	} {
-		if got := fmtDur(tc.d); got != tc.want {
-			t.Errorf("fmtDur(%d) = %q, want %q", tc.d, got, tc.want)
-		}
-	}
-	if got, want := fmtPlus(59999*time.Millisecond), "±1m00.0s"; got != want {
-		t.Errorf("fmtPlus(59.999s) = %q, want %q", got, want)
-	}
 }

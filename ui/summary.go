@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -168,11 +169,11 @@ func renderSummary(f *frame, memo *navMemo, h int) []string {
 	switch {
 	case len(out)+2 > h:
 	case g.Min.Value == g.Max.Value:
-		out = append(out, "", " "+Safe(g.Name)+f.styled(sMuted, ": "+allText(g.Count)+" at "+fmtDur(g.Min.Value)))
+		out = append(out, "", " "+Safe(g.Name)+f.styled(sMuted, ": "+allText(g.Count)+" at "+textfmt.Dur(g.Min.Value)))
 	default:
 		out = append(out, "", " "+Safe(g.Name)+f.styled(sMuted, ": each pod a dot, "+stripLegend))
 		if len(out) < h {
-			out = append(out, " "+stripText(g, max(f.width-2-len(fmtDur(g.Min.Value))-len(fmtDur(g.Max.Value))-2, 1)))
+			out = append(out, " "+stripText(g, max(f.width-2-len(textfmt.Dur(g.Min.Value))-len(textfmt.Dur(g.Max.Value))-2, 1)))
 		}
 	}
 	rows := h - len(out) - 1
@@ -221,7 +222,7 @@ func newSummaryCols(sum timeline.Summary, width int) summaryCols {
 		c.name = max(c.name, cellWidth(Safe(g.Name)))
 		c.pods = max(c.pods, len(strconv.Itoa(g.Count)))
 		for _, s := range []timeline.Span{g.Min, g.P50, g.P90, g.Max} {
-			withB, alone = max(withB, len(boundsText(s))), max(alone, len(fmtDur(s.Value)))
+			withB, alone = max(withB, len(boundsText(s))), max(alone, len(textfmt.Dur(s.Value)))
 		}
 		for _, v := range g.Values[:min(len(g.Values), 50)] { // the widest of those likely shown
 			c.pod = max(c.pod, cellWidth(Safe(v.Pod)))
@@ -250,7 +251,7 @@ func (c summaryCols) statText(i int, s timeline.Span) string {
 	if c.bounds[i] {
 		return boundsText(s)
 	}
-	return fmtDur(s.Value)
+	return textfmt.Dur(s.Value)
 }
 
 // line lays out a row of the gap table.

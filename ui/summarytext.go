@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -15,9 +16,9 @@ import (
 // when it is exact.
 func boundsText(s timeline.Span) string {
 	if s.Min == s.Value && s.Max == s.Value {
-		return fmtDur(s.Value)
+		return textfmt.Dur(s.Value)
 	}
-	return fmtDur(s.Value) + " [" + fmtDur(s.Min) + ", " + fmtDur(s.Max) + "]"
+	return textfmt.Dur(s.Value) + " [" + textfmt.Dur(s.Min) + ", " + textfmt.Dur(s.Max) + "]"
 }
 
 // podsText is "1 pod" or "n pods".
@@ -75,7 +76,7 @@ func stripText(g timeline.GapSummary, width int) string {
 	for _, n := range stripCounts(g, width) {
 		b.WriteString(stripGlyph(n))
 	}
-	return fmtDur(g.Min.Value) + " " + b.String() + " " + fmtDur(g.Max.Value)
+	return textfmt.Dur(g.Min.Value) + " " + b.String() + " " + textfmt.Dur(g.Max.Value)
 }
 
 // stripLegend says what the strip's glyphs mean.

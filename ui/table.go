@@ -8,20 +8,9 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// kindName is how the table names a milestone kind; an inferred one ends in "?".
-func kindName(m timeline.Milestone) string {
-	k := string(m.Kind)
-	switch m.Kind {
-	case timeline.MContainersReady:
-		k = "ctrs-ready"
-	case timeline.MCondition:
-		k = "job " + m.Reason
-	}
-	if m.Source == timeline.SourceInferred {
-		k += "?"
-	}
-	return Safe(k)
-}
+// kindName is how the table names a milestone (timeline.Milestone.KindName), made safe for a
+// terminal.
+func kindName(m timeline.Milestone) string { return Safe(m.KindName()) }
 
 // detail is the milestone's Detail, made safe for a terminal.
 func detail(m timeline.Milestone) string { return Safe(m.Detail()) }

@@ -3,6 +3,7 @@ package ui
 import (
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -145,5 +146,5 @@ func (pt podTimes) fmtAt(t time.Time) string {
 	case !pt.placed(t):
 		return t.UTC().Format("2006-01-02")
 	}
-	return fmtSigned(t.Sub(pt.origin))
+	return textfmt.Signed(t.Sub(pt.origin))
 }
