@@ -32,7 +32,8 @@ var hostile = []string{
 }
 
 // hostileInput is a real recording's timeline with a hostile string in every text an export
-// writes: names, statuses, reasons, messages, Events, gaps, findings, notes, the header.
+// writes: names, statuses, reasons, messages, Events, gaps, findings, notes, the header, and a
+// Job's.
 func hostileInput(t *testing.T) Input {
 	in := recording(t, "startup-probe")
 	h := func(i int) string { return hostile[i%len(hostile)] }
@@ -87,6 +88,15 @@ func hostileInput(t *testing.T) Input {
 		fs = append(fs, timeline.Finding{Severity: timeline.SeverityWarning, Pod: h(i + 1), Container: h(i), Text: "text " + h(i) + " `" + h(i+2) + "`"})
 	}
 	in.Snapshot.Pods = timeline.SeqOf(p.WithFindings(fs))
+	// A Job's too: its conditions' types and reasons are the cluster's text, and any client that
+	// may write the Job's status can add a condition of its own.
+	j := *recording(t, "job-native-sidecar").Snapshot.Jobs[0]
+	j.Name, j.Namespace, j.Status = h(8), h(9), h(10)
+	j.Milestones = append([]timeline.Milestone(nil), j.Milestones...)
+	for i := range j.Milestones {
+		j.Milestones[i].Reason, j.Milestones[i].Message = h(i+5), h(i+11)
+	}
+	in.Snapshot.Jobs = []*timeline.Job{&j}
 	in.Snapshot.Notes = append([]string(nil), hostile...)
 	in.About = About{Name: h(0), Namespace: h(1), Target: h(2), ServerVersion: h(3), RecordedBy: h(4), ExportedBy: h(5),
 		Runtimes: map[string]string{p.UID: h(6)}}

@@ -122,6 +122,11 @@ func (md *mdWriter) pod(p *timeline.Pod) {
 	md.events(p.Events.Slice(), podSpan(p).origin)
 }
 
+// milestoneName is a milestone's name in a table: a Job condition's is "job " and the
+// condition's type, which is the cluster's text (any client that may write the Job's status can
+// add a condition), so it is made safe and its Markdown escaped.
+func milestoneName(m *timeline.Milestone) string { return escapeText(safe(m.KindName())) }
+
 // milestones writes the pod's milestone table: every milestone in time order with its offset
 // from the pod's creation, its bound, and the gap from the one before.
 func (md *mdWriter) milestones(p *timeline.Pod) {
@@ -139,7 +144,7 @@ func (md *mdWriter) milestones(p *timeline.Pod) {
 			gap = "Δ" + textfmt.Span(*r.Gap)
 		}
 		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, lane,
-			m.KindName(), string(m.Source), codeOrEmpty(m.Detail())})
+			milestoneName(m), string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	md.table([]string{"Offset>", "±>", "Gap>", "Container", "Milestone", "Source", "Detail"}, rows)
 }
@@ -209,7 +214,7 @@ func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding) {
 		if m.Gap != nil {
 			gap = "Δ" + textfmt.Span(*m.Gap)
 		}
-		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, m.KindName(),
+		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, milestoneName(m),
 			string(m.Source), codeOrEmpty(m.Detail())})
 	}
 	if len(rows) > 0 {

@@ -83,6 +83,9 @@ func hostileSnapshot() timeline.Snapshot {
 	})
 	j := fixtureJob()
 	j.Name, j.Status = "sc-b1", h(8)
+	for i := range j.Milestones { // a condition's type, which any writer of the Job's status picks
+		j.Milestones[i].Reason, j.Milestones[i].Message = h(i+3), h(i+4)
+	}
 	s.Pods = timeline.SeqOf([]*timeline.Pod{p, s.Pods.At(1)}...)
 	s.Jobs = []*timeline.Job{j}
 	s.Notes = []string{h(0), h(2)}
