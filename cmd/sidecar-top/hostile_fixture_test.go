@@ -87,6 +87,17 @@ func hostileRecording(t *testing.T, name string, pods int) string {
 			if obj["kind"] == "Event" {
 				obj["message"] = fmt.Sprint(obj["message"], " ", hostileText)
 			}
+			if obj["kind"] == "Job" {
+				// A condition of its own: any client that may write the Job's status can add one.
+				st, _ := obj["status"].(map[string]any)
+				if st == nil {
+					st = map[string]any{}
+					obj["status"] = st
+				}
+				conds, _ := st["conditions"].([]any)
+				st["conditions"] = append(conds, map[string]any{"type": hostileText, "status": "True",
+					"reason": hostileText, "message": hostileText, "lastTransitionTime": v["time"]})
+			}
 		}
 		v = replaceStrings(v, func(s string) string {
 			switch {

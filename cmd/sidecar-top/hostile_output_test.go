@@ -112,15 +112,18 @@ func TestNoForeignControls(t *testing.T) {
 	})
 
 	t.Run("exports", func(t *testing.T) {
-		for _, format := range []string{"markdown", "svg", "perfetto"} {
-			code, stdout, stderr := runCmd(t, "export", crash, "--format", format)
-			if code != 0 {
-				t.Fatalf("%s: exit %d: %s", format, code, stderr)
-			}
-			checkNoForeignControls(t, format, stdout, false)
-			checkNoForeignControls(t, format+": standard error", stderr, false)
-			if !strings.Contains(stdout, marker) {
-				t.Errorf("%s does not show the hostile text", format)
+		for _, rec := range []string{crash, job} {
+			for _, format := range []string{"markdown", "svg", "perfetto"} {
+				code, stdout, stderr := runCmd(t, "export", rec, "--format", format)
+				what := filepath.Base(rec) + " as " + format
+				if code != 0 {
+					t.Fatalf("%s: exit %d: %s", what, code, stderr)
+				}
+				checkNoForeignControls(t, what, stdout, false)
+				checkNoForeignControls(t, what+": standard error", stderr, false)
+				if !strings.Contains(stdout, marker) {
+					t.Errorf("%s does not show the hostile text", what)
+				}
 			}
 		}
 	})
