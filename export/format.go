@@ -23,19 +23,6 @@ func evidenceSummary(m *timeline.Milestone) string {
 	return strings.Join(parts, "; ")
 }
 
-// findingText is a finding as one line: the container and the pod named where the text does
-// not name them already (within is the pod the finding is listed under).
-func findingText(f timeline.Finding, within string) string {
-	text := f.Text
-	if f.Container != "" && !strings.Contains(text, f.Container) {
-		text = f.Container + ": " + text
-	}
-	if f.Pod != "" && f.Pod != within {
-		text = "pod " + f.Pod + ": " + text
-	}
-	return strings.Join(strings.Fields(text), " ")
-}
-
 // safe is ui.Safe: text from the cluster made safe for a terminal (and for a reader's eye:
 // bidi overrides, zero-width characters and controls shown as escapes).
 func safe(s string) string { return ui.Safe(s) }

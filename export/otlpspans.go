@@ -77,7 +77,7 @@ func podTrace(ctx context.Context, in Input, p *timeline.Pod, serviceName string
 		gaps = append(gaps, g.Name+": "+textfmt.Gap(g.Span))
 	}
 	for _, f := range p.Findings() {
-		findings = append(findings, string(f.Severity)+": "+findingText(f, p.Name))
+		findings = append(findings, string(f.Severity)+": "+f.Line(p.Name))
 	}
 	attrs := []attribute.KeyValue{keyStatus.String(p.Status), keyPhase.String(p.Phase), keyDeleted.Bool(p.Deleted)}
 	if p.Owner != nil {

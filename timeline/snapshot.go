@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -257,6 +258,21 @@ type Finding struct {
 	Pod       string    `json:"pod,omitempty"` // the pod's name
 	Container string    `json:"container,omitempty"`
 	Text      string    `json:"text"`
+}
+
+// Line is the finding in words, on one line, as the view, the plain output and the exports
+// list it: its container named when the text does not name it, and its pod when that is not
+// within (the pod it is listed under). The text is as the cluster's names made it: whoever
+// shows it escapes it.
+func (f *Finding) Line(within string) string {
+	text := f.Text
+	if f.Container != "" && !strings.Contains(text, f.Container) {
+		text = f.Container + ": " + text
+	}
+	if f.Pod != "" && f.Pod != within {
+		text = "pod " + f.Pod + ": " + text
+	}
+	return strings.Join(strings.Fields(text), " ")
 }
 
 // FindingID names the rule behind a finding. It is stable: the words may change, the ID does not.

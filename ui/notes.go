@@ -65,7 +65,7 @@ func wrapFinding(f *frame, x *timeline.Finding, within string) []string {
 	if x.Severity == timeline.SeverityWarning {
 		mark, style = "! ", sWarning
 	}
-	lines := strings.Split(ansi.Wordwrap(findingText(*x, within), max(f.width-4, 10), " "), "\n")
+	lines := strings.Split(ansi.Wordwrap(Safe(x.Line(within)), max(f.width-4, 10), " "), "\n")
 	if len(lines) > maxFindingLines {
 		lines = lines[:maxFindingLines]
 		lines[maxFindingLines-1] = truncate(lines[maxFindingLines-1]+" …", max(f.width-4, 10))
@@ -84,19 +84,6 @@ func wrapFinding(f *frame, x *timeline.Finding, within string) []string {
 // maxFindingLines is the most lines a finding takes: one that would take more (a name or a
 // message of kilobytes in it) ends in an ellipsis rather than push the rest off the screen.
 const maxFindingLines = 4
-
-// findingText is a finding in words, made safe: its container named when the text does not,
-// and its pod when it is not the pod within.
-func findingText(x timeline.Finding, within string) string {
-	text := x.Text
-	if x.Container != "" && !strings.Contains(text, x.Container) {
-		text = x.Container + ": " + text
-	}
-	if x.Pod != "" && x.Pod != within {
-		text = "pod " + x.Pod + ": " + text
-	}
-	return safeFields(text)
-}
 
 // legendItems explain the glyphs: lane states, then milestone markers; all of them when full,
 // else those of container lanes. sep goes between a glyph and its name.

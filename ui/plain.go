@@ -317,6 +317,6 @@ func (p *Plain) findings(fs []timeline.Finding, within string) {
 	}
 	p.printf("  findings:\n")
 	for _, f := range fs {
-		p.printf("    %s: %s\n", Safe(string(f.Severity)), findingText(f, within))
+		p.printf("    %s: %s\n", Safe(string(f.Severity)), Safe(f.Line(within)))
 	}
 }
