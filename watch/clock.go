@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -38,4 +39,16 @@ func (c *receiveClock) at(t time.Time) time.Time {
 	}
 	c.last = t
 	return t
+}
+
+// sleep waits d, or until ctx ends: false if it ended first.
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }

@@ -72,7 +72,7 @@ func (r *logReader) read(ctx context.Context) {
 				r.send(false)
 				return
 			}
-			if !sleepCtx(ctx, backoff) {
+			if !sleep(ctx, backoff) {
 				r.send(false)
 				return
 			}
@@ -224,16 +224,4 @@ func (r *logReader) send(end bool) {
 	c.ContainerID, c.Attempt, c.FromStart, c.Lines, c.End = r.run.id, r.run.attempt, !r.sent, r.batch, end
 	r.batch, r.sent = nil, true
 	r.f.put(c)
-}
-
-// sleepCtx sleeps for d unless ctx ends first; it reports whether it slept.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

@@ -120,7 +120,7 @@ func (n *nodeLogs) poll(ctx context.Context, node string) {
 		default:
 			failures = 0
 		}
-		if !sleepCtx(ctx, n.opts.Interval) {
+		if !sleep(ctx, n.opts.Interval) {
 			return
 		}
 	}

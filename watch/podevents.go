@@ -293,15 +293,3 @@ func (f *podEvents) list(ctx context.Context, uid types.UID) error {
 	}
 	return nil
 }
-
-// sleep waits d or until ctx ends; false if ctx ended.
-func sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
-}
