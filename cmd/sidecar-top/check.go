@@ -162,15 +162,11 @@ func isRecordingArg(args []string, kube *kubeOptions) bool {
 // readFinal plays a recording (- for standard input) to its final timeline, which must hold
 // at least one pod. It says on standard error when the last line was cut short.
 func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, *watch.Header, error) {
-	var r io.Reader = s.In
-	if name != "-" {
-		f, err := os.Open(name)
-		if err != nil {
-			return timeline.Snapshot{}, nil, err
-		}
-		defer f.Close()
-		r = f
+	r, done, err := s.open(name)
+	if err != nil {
+		return timeline.Snapshot{}, nil, err
 	}
+	defer done()
 	rd, err := watch.NewReader(r, name)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err

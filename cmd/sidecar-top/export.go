@@ -105,15 +105,11 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 	if f.Text() && o.otlp.endpoint != "" {
 		return fmt.Errorf("--otlp-endpoint is for --format otlp, not %s", f)
 	}
-	var r io.Reader = s.In
-	if name != "-" {
-		file, err := os.Open(name)
-		if err != nil {
-			return err
-		}
-		defer file.Close()
-		r = file
+	r, done, err := s.open(name)
+	if err != nil {
+		return err
 	}
+	defer done()
 	in, truncated, err := export.FromRecording(ctx, r, name)
 	if err != nil {
 		return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -36,15 +35,11 @@ as asciinema's idle time limit does, and the view or the plain output says so.`,
 				return err
 			}
 			name := args[0]
-			var r io.Reader = s.In
-			if name != "-" {
-				f, err := os.Open(name)
-				if err != nil {
-					return err
-				}
-				defer f.Close()
-				r = f
+			r, done, err := s.open(name)
+			if err != nil {
+				return err
 			}
+			defer done()
 			return runReplay(cmd.Context(), s, view, opts, mode, name, r)
 		},
 	}

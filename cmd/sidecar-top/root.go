@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"io"
 	"os"
 	"strings"
 
@@ -32,6 +33,20 @@ func newStreams() streams {
 		IOStreams: genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
 		terminal:  term.IsTerminal(int(os.Stdout.Fd())) && term.IsTerminal(int(os.Stdin.Fd())),
 	}
+}
+
+// open is the recording that name names, for replay, export, check and diff: standard input
+// for "-" (left open), else the file, which done closes. The file is handed out as it is (an
+// *os.File): replay reads its size.
+func (s streams) open(name string) (r io.Reader, done func(), err error) {
+	if name == "-" {
+		return s.In, func() {}, nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
 }
 
 // viewOptions are how results are shown, shared by every command.
