@@ -44,7 +44,8 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// startView starts the live view of target in r's namespace and waits until it has drawn.
+// startView starts the live view of target in r's namespace and waits until it has drawn it (its
+// name is on the screen).
 func startView(t *testing.T, r *harness.Run, target string) *liveView {
 	t.Helper()
 	shell := fmt.Sprintf("stty rows 30 cols 120; exec %s --kubeconfig %s -n %s %s", env.Binary, env.Kubeconfig, r.Namespace, target)
@@ -62,7 +63,8 @@ func startView(t *testing.T, r *harness.Run, target string) *liveView {
 	go func() { _ = v.cmd.Wait(); close(v.done) }()
 	t.Cleanup(func() { v.kill() })
 	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(ansi.Strip(v.out.String()), "crashing-sidecar") {
+	name := target[strings.Index(target, "/")+1:]
+	for !strings.Contains(ansi.Strip(v.out.String()), name) {
 		select {
 		case <-v.done:
 			t.Fatalf("the live view ended before drawing: %s", ansi.Strip(v.out.String()))
