@@ -71,24 +71,9 @@ func TestHostileTextFromTheCluster(t *testing.T) {
 	}
 	checkInertText(t, "the recording", string(rec))
 
-	outputs := map[string]string{
-		"record's plain lines":    r.Record.Stdout(),
-		"record's standard error": r.Record.Stderr(),
-		"the live view":           view.out.String(),
-	}
-	for name, args := range map[string][]string{
-		"replay --plain --explain --summary": {"replay", r.Record.Path, "--plain", "--explain", "--summary"},
-		"export --format markdown":           {"export", r.Record.Path, "--format", "markdown"},
-		"export --format svg":                {"export", r.Record.Path, "--format", "svg"},
-	} {
-		var stdout, stderr bytes.Buffer
-		cmd := exec.CommandContext(ctx, env.Binary, args...)
-		cmd.Stdout, cmd.Stderr = &stdout, &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("sidecar-top %s: %v: %s", strings.Join(args, " "), err, stderr.String())
-		}
-		outputs[name], outputs[name+": standard error"] = stdout.String(), stderr.String()
-	}
+	outputs := shown(t, r.Record.Path)
+	outputs["record's plain lines"], outputs["record's standard error"] = r.Record.Stdout(), r.Record.Stderr()
+	outputs["the live view"] = view.out.String()
 	for name, out := range outputs {
 		if name == "the live view" {
 			// The view draws with escapes of its own: it must write none of the containers'.
@@ -109,6 +94,74 @@ func TestHostileTextFromTheCluster(t *testing.T) {
 	if !strings.Contains(view.out.String(), "hostile") {
 		t.Errorf("the live view drew no pod")
 	}
+}
+
+// TestHostileJobCondition: a condition that a client adds to a Job's status while it runs, of a
+// type, reason and message holding terminal escapes and a bidi override (the API server takes
+// any type), is shown inert by the recorder's plain lines, replay --plain and the exports, and
+// escaped in the plain lines and the Markdown report's milestone table.
+func TestHostileJobCondition(t *testing.T) {
+	t.Parallel()
+	ctx := t.Context()
+	r, err := env.NewRun(ctx, "hostile-job", "hostile-job")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep(t, r)
+	if err := r.StartRecord(ctx, "job/hostile-job", "--until", "complete", "--timeout", "2m"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Apply(ctx, "hostile-job"); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * time.Second) // the Job has been seen, its pod runs
+	// A strategic merge: the list is merged by type, beside the job controller's conditions.
+	patch := `{"status":{"conditions":[{"type":"Audited\u001b]52;c;cm0gLXJmIH4vKgo=\u0007\u202egpj.exe","status":"True",` +
+		`"lastTransitionTime":"` + time.Now().UTC().Format(time.RFC3339) + `","reason":"Hold\u001b[2J","message":"by \u009b2J"}]}}`
+	if _, err := r.Kubectl(ctx, "patch", "job", "hostile-job", "--subresource=status", "-p", patch); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Finish(ctx, 0, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(r.Record.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `Audited\u001b]52`; !bytes.Contains(rec, []byte(want)) {
+		t.Fatalf("SCENARIO BROKEN: the recording has no condition %s", want)
+	}
+	outputs := shown(t, r.Record.Path)
+	outputs["record's plain lines"], outputs["record's standard error"] = r.Record.Stdout(), r.Record.Stderr()
+	for name, out := range outputs {
+		checkInertText(t, name, out)
+	}
+	for _, name := range []string{"record's plain lines", "replay --plain --explain --summary", "export --format markdown"} {
+		if !strings.Contains(outputs[name], "job Audited") || !strings.Contains(outputs[name], `52;c;cm0gLXJmIH4vKgo=`) {
+			t.Errorf("%s does not show the condition, escaped:\n%s", name, tail(outputs[name], 3000))
+		}
+	}
+}
+
+// shown is what sidecar-top shows of a recording, each way it shows one that a test can read:
+// replay --plain --explain --summary, the Markdown and SVG exports; with their standard error.
+func shown(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for name, args := range map[string][]string{
+		"replay --plain --explain --summary": {"replay", path, "--plain", "--explain", "--summary"},
+		"export --format markdown":           {"export", path, "--format", "markdown"},
+		"export --format svg":                {"export", path, "--format", "svg"},
+	} {
+		var stdout, stderr bytes.Buffer
+		cmd := exec.CommandContext(t.Context(), env.Binary, args...)
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("sidecar-top %s: %v: %s", strings.Join(args, " "), err, stderr.String())
+		}
+		out[name], out[name+": standard error"] = stdout.String(), stderr.String()
+	}
+	return out
 }
 
 // waitUnhealthy waits until the pod's readiness probe has failed (an Unhealthy Event).
