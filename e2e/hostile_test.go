@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/sidecar-top/sidecar-top/e2e/harness"
 )
 
 // osc52Escaped is the clipboard write that every hostile text of the scenario starts with, as
@@ -71,8 +73,7 @@ func TestHostileTextFromTheCluster(t *testing.T) {
 	}
 	checkInertText(t, "the recording", string(rec))
 
-	outputs := shown(t, r.Record.Path)
-	outputs["record's plain lines"], outputs["record's standard error"] = r.Record.Stdout(), r.Record.Stderr()
+	outputs := shown(t, r)
 	outputs["the live view"] = view.out.String()
 	for name, out := range outputs {
 		if name == "the live view" {
@@ -131,8 +132,7 @@ func TestHostileJobCondition(t *testing.T) {
 	if want := `Audited\u001b]52`; !bytes.Contains(rec, []byte(want)) {
 		t.Fatalf("SCENARIO BROKEN: the recording has no condition %s", want)
 	}
-	outputs := shown(t, r.Record.Path)
-	outputs["record's plain lines"], outputs["record's standard error"] = r.Record.Stdout(), r.Record.Stderr()
+	outputs := shown(t, r)
 	for name, out := range outputs {
 		checkInertText(t, name, out)
 	}
@@ -143,11 +143,13 @@ func TestHostileJobCondition(t *testing.T) {
 	}
 }
 
-// shown is what sidecar-top shows of a recording, each way it shows one that a test can read:
-// replay --plain --explain --summary, the Markdown and SVG exports; with their standard error.
-func shown(t *testing.T, path string) map[string]string {
+// shown is what sidecar-top showed of a run, and shows of its recording, each way a test can
+// read: the recorder's plain lines, replay --plain --explain --summary, the Markdown and SVG
+// exports; with their standard error.
+func shown(t *testing.T, r *harness.Run) map[string]string {
 	t.Helper()
-	out := map[string]string{}
+	path := r.Record.Path
+	out := map[string]string{"record's plain lines": r.Record.Stdout(), "record's standard error": r.Record.Stderr()}
 	for name, args := range map[string][]string{
 		"replay --plain --explain --summary": {"replay", path, "--plain", "--explain", "--summary"},
 		"export --format markdown":           {"export", path, "--format", "markdown"},
