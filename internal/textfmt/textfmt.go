@@ -1,8 +1,7 @@
 // Package textfmt holds the text formats that the view (ui) and the exports share, so that a
 // report reads like the terminal: durations (0.25s, 4.14s, 1m02.5s, 1h02m03s), signed offsets
 // (+4.14s), a span's bound (±0.50), a named gap's length, an axis tick's label and a container
-// kind's tag. Each had been written twice, in ui and in export, and the copies had begun to
-// differ.
+// kind's tag. Each had been written twice, once in ui and once in export.
 package textfmt
 
 import (
