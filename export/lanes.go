@@ -159,23 +159,15 @@ func axisText(gr grid, tick string) string {
 	return strings.TrimRight(string(line), " ")
 }
 
-// tickSteps are the candidate distances between axis ticks, as the view's.
-var tickSteps = []time.Duration{
-	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
-	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
-	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
-	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
-	24 * time.Hour,
-}
-
 // ticks are the offsets of an axis of length total over width units, at the first step that
 // leaves at least minGap units between ticks.
 func ticks(total time.Duration, width, minGap int) []time.Duration {
 	if total <= 0 || width <= 0 {
 		return nil
 	}
-	step := tickSteps[len(tickSteps)-1]
-	for _, s := range tickSteps {
+	steps := textfmt.TickSteps
+	step := steps[len(steps)-1]
+	for _, s := range steps {
 		if float64(s)/float64(total)*float64(width) >= float64(minGap) {
 			step = s
 			break

@@ -120,15 +120,6 @@ func (w *window) cell(i int) (from, to time.Time) {
 	return from, to
 }
 
-// tickSteps are the candidate distances between axis ticks.
-var tickSteps = []time.Duration{
-	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
-	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
-	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
-	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
-	24 * time.Hour, 48 * time.Hour, 7 * 24 * time.Hour, 28 * 24 * time.Hour,
-}
-
 // ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit. Ticks
 // are at least 4 columns apart, so there are never more than width/4+1 of them, whatever the
 // window and the origin: the loop is bounded by that, not by time.
@@ -137,7 +128,7 @@ func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
 		return nil
 	}
 	perCol := float64(w.span) / float64(w.width)
-	for _, step := range tickSteps {
+	for _, step := range textfmt.TickSteps {
 		cols := float64(step) / perCol
 		if cols < 4 {
 			continue

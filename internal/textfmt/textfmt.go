@@ -128,6 +128,16 @@ func Gap(s timeline.Span) string {
 	return v
 }
 
+// TickSteps are the distances an axis may put between its ticks, shortest first: the view's
+// and the exports' axes pick from the same list, so a recording of weeks has the same steps in both.
+var TickSteps = []time.Duration{
+	100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
+	time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute,
+	15 * time.Minute, 30 * time.Minute, time.Hour, 2 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+	24 * time.Hour, 48 * time.Hour, 7 * 24 * time.Hour, 28 * 24 * time.Hour,
+}
+
 // Tick formats an axis tick's offset from the origin compactly: +0s, +5s, +0.5s, +1m30s, +2h.
 func Tick(d time.Duration) string {
 	sign := "+"
