@@ -9,14 +9,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sidecar-top/sidecar-top/internal/hostile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// hostile are strings that a pod's author, a container (an exec probe's output becomes an
+// hostileText are strings that a pod's author, a container (an exec probe's output becomes an
 // Event's message) or a recording can put where the exports write text: markup for Markdown,
 // HTML and XML, a GitHub mention, terminal escapes, text that reads otherwise than it is,
 // controls, bytes that are not UTF-8 and characters XML does not allow.
-var hostile = []string{
+var hostileText = []string{
 	"<script>alert(1)</script>",
 	"]]><!-- x --><svg onload=alert(1)>",
 	"a|b`c``d",
@@ -36,68 +37,20 @@ var hostile = []string{
 // Job's.
 func hostileInput(t *testing.T) Input {
 	in := recording(t, "startup-probe")
-	h := func(i int) string { return hostile[i%len(hostile)] }
-	orig := in.Snapshot.Pods.At(0)
-	p := *orig
-	p.Name, p.Namespace, p.Node, p.Status, p.Phase = "pod-"+h(0), h(1), h(2), h(3), h(4)
+	h := func(i int) string { return hostileText[i%len(hostileText)] }
+	p := hostile.Pod(*in.Snapshot.Pods.At(0), h)
 	p.Owner = &timeline.OwnerRef{Kind: "Job", Name: h(5)}
-	p.Statuses = append([]timeline.StatusChange(nil), p.Statuses...)
-	for i := range p.Statuses {
-		p.Statuses[i].Status = h(i + 6)
-	}
-	ms := p.Milestones.Slice()
-	for i := range ms {
-		ms[i].Reason, ms[i].Message = h(i), h(i+1)
-	}
-	p.Milestones = timeline.SeqOf(ms...)
-	p.Containers = append([]timeline.Container(nil), p.Containers...)
-	for i := range p.Containers {
-		c := &p.Containers[i]
-		c.Name, c.State = fmt.Sprintf("%d-%s", i, h(i+3)), h(i+6)
-		var runs []*timeline.Run
-		for _, r := range c.Runs.Items() {
-			nr := *r
-			nr.Milestones = append([]timeline.Milestone(nil), r.Milestones...)
-			for j := range nr.Milestones {
-				m := &nr.Milestones[j]
-				m.Container, m.Reason, m.Message, m.Signal = c.Name, h(j+i), h(j+i+2), h(j)
-				for k := range m.Evidence {
-					m.Evidence[k].Note = h(k + j)
-				}
-			}
-			nr.Changes = append([]timeline.StateChange(nil), r.Changes...)
-			for j := range nr.Changes {
-				nr.Changes[j].Reason = h(j + 1)
-			}
-			runs = append(runs, &nr)
-		}
-		c.Runs = timeline.SeqOf(runs...)
-	}
-	p.Gaps = append([]timeline.Gap(nil), p.Gaps...)
-	for i := range p.Gaps {
-		p.Gaps[i].Name = h(i + 7)
-	}
-	var evs []timeline.Event
-	for i, e := range p.Events.Slice() {
-		e.Object, e.Container, e.Reason, e.Message, e.Type = "Pod/"+h(i), h(i+1), h(i+2), h(i+3), h(i+4)
-		evs = append(evs, e)
-	}
-	p.Events = timeline.SeqOf(evs...)
 	var fs []timeline.Finding
-	for i := range hostile {
+	for i := range hostileText {
 		fs = append(fs, timeline.Finding{Severity: timeline.SeverityWarning, Pod: h(i + 1), Container: h(i), Text: "text " + h(i) + " `" + h(i+2) + "`"})
 	}
 	in.Snapshot.Pods = timeline.SeqOf(p.WithFindings(fs))
 	// A Job's too: its conditions' types and reasons are the cluster's text, and any client that
 	// may write the Job's status can add a condition of its own.
-	j := *recording(t, "job-native-sidecar").Snapshot.Jobs[0]
+	j := hostile.Conditions(*recording(t, "job-native-sidecar").Snapshot.Jobs[0], h, 5)
 	j.Name, j.Namespace, j.Status = h(8), h(9), h(10)
-	j.Milestones = append([]timeline.Milestone(nil), j.Milestones...)
-	for i := range j.Milestones {
-		j.Milestones[i].Reason, j.Milestones[i].Message = h(i+5), h(i+11)
-	}
-	in.Snapshot.Jobs = []*timeline.Job{&j}
-	in.Snapshot.Notes = append([]string(nil), hostile...)
+	in.Snapshot.Jobs = []*timeline.Job{j}
+	in.Snapshot.Notes = append([]string(nil), hostileText...)
 	in.About = About{Name: h(0), Namespace: h(1), Target: h(2), ServerVersion: h(3), RecordedBy: h(4), ExportedBy: h(5),
 		Runtimes: map[string]string{p.UID: h(6)}}
 	return in

@@ -106,7 +106,7 @@ var fuzzKeys = map[rune]string{
 // nothing may panic or hang, every line fits, and nothing the terminal would obey or hide gets
 // through. Its seeds run in go test.
 func FuzzView(f *testing.F) {
-	for _, h := range hostile {
+	for _, h := range hostileText {
 		f.Add(h+"|"+h, int64(5), int64(120), uint8(120), uint8(40), "jn+")
 	}
 	f.Add("ns|pod|node|Running|Running|job|odd|src|a|b|c|d|e|f|g|h|i|j|k|l|m|n", int64(0), int64(1), uint8(80), uint8(24), "G+++")

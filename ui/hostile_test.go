@@ -9,16 +9,17 @@ import (
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/sidecar-top/sidecar-top/internal/hostile"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// hostile are strings a container, a pod's author or a recording can put where the view shows
+// hostileText are strings a container, a pod's author or a recording can put where the view shows
 // text: terminal commands (OSC 52 sets the clipboard, OSC 0 the window title, CSI moves the
 // cursor and clears the screen, C1 CSI does the same on some terminals), text that reads
 // otherwise than it is (a bidi override, isolates, zero-width characters), controls, bytes that
 // are not UTF-8, wide characters, and a message of 10 kB.
-var hostile = []string{
+var hostileText = []string{
 	"\x1b]52;c;cm0gLXJmIH4vKgo=\x07",
 	"\x1b]0;you have been pwned\x1b\\",
 	"\x1b[2J\x1b[H\x1b[31mfake output\x1b[0m",
@@ -36,56 +37,18 @@ var hostile = []string{
 // hostileSnapshot is the fixture with a hostile string in every text the view or plain output
 // shows: names, statuses, reasons, messages, Events, gaps, findings, notes.
 func hostileSnapshot() timeline.Snapshot {
-	h := func(i int) string { return hostile[i%len(hostile)] }
+	h := func(i int) string { return hostileText[i%len(hostileText)] }
 	s := fixture()
-	p := jobPod()
-	p.Name, p.Namespace, p.Node, p.Status, p.Phase = "pod-"+h(0), h(1), h(2), h(3), h(4)
+	p := hostile.Pod(*jobPod(), h)
 	p.Owner = &timeline.OwnerRef{Kind: "Job", Name: "sc-b1"}
-	p.Statuses = append([]timeline.StatusChange(nil), p.Statuses...)
-	for i := range p.Statuses {
-		p.Statuses[i].Status = h(i + 5)
-	}
-	ms := p.Milestones.Slice()
-	for i := range ms {
-		ms[i].Reason, ms[i].Message = h(i), h(i+1)
-	}
-	p.Milestones = timeline.SeqOf(ms...)
-	p.Containers = append([]timeline.Container(nil), p.Containers...)
-	for i := range p.Containers {
-		c := &p.Containers[i]
-		c.Name, c.State = fmt.Sprintf("%d-%s", i, h(i+3)), h(i+6)
-		var runs []*timeline.Run
-		for _, r := range c.Runs.Items() {
-			nr := *r
-			nr.Milestones = append([]timeline.Milestone(nil), r.Milestones...)
-			for j := range nr.Milestones {
-				m := &nr.Milestones[j]
-				m.Container, m.Reason, m.Message, m.Signal = c.Name, h(j+i), h(j+i+2), h(j)
-			}
-			runs = append(runs, &nr)
-		}
-		c.Runs = timeline.SeqOf(runs...)
-	}
-	p.Gaps = append([]timeline.Gap(nil), p.Gaps...)
-	for i := range p.Gaps {
-		p.Gaps[i].Name = h(i + 7)
-	}
-	var evs []timeline.Event
-	for i, e := range p.Events.Slice() {
-		e.Object, e.Container, e.Reason, e.Message, e.Type = "Pod/"+h(i), h(i+1), h(i+2), h(i+3), h(i+4)
-		evs = append(evs, e)
-	}
-	evs = append(evs, timeline.Event{At: at(20), Object: h(9), Reason: h(10), Message: h(11), Type: "Warning", Count: 2})
+	evs := append(p.Events.Slice(), timeline.Event{At: at(20), Object: h(9), Reason: h(10), Message: h(11), Type: "Warning", Count: 2})
 	p.Events = timeline.SeqOf(evs...)
 	p = p.WithFindings([]timeline.Finding{
 		{Severity: timeline.SeverityWarning, Pod: p.Name, Container: p.Containers[1].Name, Text: h(5) + " restarted"},
 		{Severity: timeline.SeverityInfo, Pod: h(9), Container: h(10), Text: h(11)},
 	})
-	j := fixtureJob()
+	j := hostile.Conditions(*fixtureJob(), h, 3) // a condition's type, which any writer of the Job's status picks
 	j.Name, j.Status = "sc-b1", h(8)
-	for i := range j.Milestones { // a condition's type, which any writer of the Job's status picks
-		j.Milestones[i].Reason, j.Milestones[i].Message = h(i+3), h(i+4)
-	}
 	s.Pods = timeline.SeqOf([]*timeline.Pod{p, s.Pods.At(1)}...)
 	s.Jobs = []*timeline.Job{j}
 	s.Notes = []string{h(0), h(2)}
@@ -132,7 +95,7 @@ func TestHostileView(t *testing.T) {
 	seen := map[string]bool{}
 	for _, sz := range sizes {
 		m := liveModel(s, at(42), s.Pods.At(0).UID, sz[0], sz[1], plainStyles())
-		next, _ := m.Update(FrameMsg{Snapshot: s, Now: at(42), WatchErr: errors.New(hostile[0] + hostile[4])})
+		next, _ := m.Update(FrameMsg{Snapshot: s, Now: at(42), WatchErr: errors.New(hostileText[0] + hostileText[4])})
 		m = next.(Model)
 		for _, keys := range [][]string{nil, {"j"}, {"j"}, {"j"}, {"n", "n"}, {"?"}, {"?", "tab"}} {
 			m = press(t, m, keys...)
@@ -144,7 +107,7 @@ func TestHostileView(t *testing.T) {
 				}
 			}
 		}
-		next, _ = m.Update(FrameMsg{Snapshot: s, Now: at(42), Ended: true, Err: errors.New(hostile[2])})
+		next, _ = m.Update(FrameMsg{Snapshot: s, Now: at(42), Ended: true, Err: errors.New(hostileText[2])})
 		checkSafe(t, fmt.Sprintf("%dx%d ended", sz[0], sz[1]), next.(Model).View(), sz[0], sz[1])
 	}
 	for _, esc := range []string{`\x1b]52`, `\u202e`, `\u200b`, `\x07`, "日本語"} {
@@ -159,8 +122,8 @@ func TestHostileWaiting(t *testing.T) {
 	s := hostileSnapshot()
 	s.Pods = timeline.Seq[*timeline.Pod]{}
 	s.Orphans = s.Jobs[0].Events.Slice()
-	s.Orphans = append(s.Orphans, timeline.Event{At: at(3), Object: hostile[1], Reason: hostile[2], Message: hostile[3]})
-	m := NewModel(Config{Target: "pod/" + hostile[0], Namespace: hostile[4], Styles: plainStyles()})
+	s.Orphans = append(s.Orphans, timeline.Event{At: at(3), Object: hostileText[1], Reason: hostileText[2], Message: hostileText[3]})
+	m := NewModel(Config{Target: "pod/" + hostileText[0], Namespace: hostileText[4], Styles: plainStyles()})
 	next, _ := m.Update(FrameMsg{Snapshot: s, Now: at(10)})
 	m = resize(next.(Model), 120, 30)
 	checkSafe(t, "waiting", m.View(), 120, 30)
@@ -318,7 +281,7 @@ func TestManyContainers(t *testing.T) {
 func TestLongFinding(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
 	f := m.frameView()
-	fs := []timeline.Finding{{Severity: timeline.SeverityWarning, Text: hostile[len(hostile)-1]}}
+	fs := []timeline.Finding{{Severity: timeline.SeverityWarning, Text: hostileText[len(hostileText)-1]}}
 	lines := findingLines(&f, func(yield func(*timeline.Finding) bool) { yield(&fs[0]) }, "", 100)
 	if len(lines) != maxFindingLines || !strings.HasSuffix(lines[len(lines)-1], "…") {
 		t.Errorf("a 10 kB finding takes %d lines, want %d ending in an ellipsis:\n%s", len(lines), maxFindingLines,
