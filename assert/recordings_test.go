@@ -1,35 +1,20 @@
 package assert
 
 import (
-	"context"
 	"testing"
 
-	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// final plays an embedded recording to its final timeline.
+// final plays an embedded recording of one pod to its final timeline.
 func final(t *testing.T, name string) timeline.Snapshot {
 	t.Helper()
-	f, err := recordings.Open(name)
-	if err != nil {
-		t.Fatal(err)
+	s := finalTB(t, name)
+	if s.Pods.Len() != 1 {
+		t.Fatalf("%s: %d pods, want 1", name, s.Pods.Len())
 	}
-	defer f.Close()
-	rd, err := watch.NewReader(f, name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.Final.Pods.Len() != 1 {
-		t.Fatalf("%s: %d pods, want 1", name, res.Final.Pods.Len())
-	}
-	return res.Final
+	return s
 }
 
 // TestRecordings: assertions about what the real recordings show (recordings/README.md).

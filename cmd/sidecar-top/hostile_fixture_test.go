@@ -17,10 +17,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
-	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/ui"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // The hostile inputs TestNoForeignControls sends through every output: a recording, an API
@@ -169,29 +167,10 @@ func hostileView(t *testing.T, path string) tea.Model {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs, err := readObservations(t.Context(), rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := play.NewReplay(obs, 1, false, 0)
-	r.SeekEnd()
-	go r.Run(t.Context())
 	renderer := lipgloss.NewRenderer(io.Discard)
 	renderer.SetColorProfile(termenv.TrueColor)
 	renderer.SetHasDarkBackground(true)
-	h := rd.Header()
-	var m tea.Model = ui.NewModel(replayConfig(r, h.Target, h.Namespace, ui.NewStyles(renderer)))
-	for fr := range r.Frames() {
-		if fr.Replay.AtEnd && fr.Replay.Paused {
-			m, _ = m.Update(ui.FrameMsg(fr))
-			break
-		}
-	}
-	return m
+	return viewAtEnd(t, f, path, ui.NewStyles(renderer), nil)
 }
 
 // hostileServer is an API server that answers every request with an error whose text, which

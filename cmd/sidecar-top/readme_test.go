@@ -14,11 +14,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // make readme runs TestREADME with -update.
@@ -76,28 +74,8 @@ func readmeView(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, readmeDemo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	obs, err := readObservations(t.Context(), rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := play.NewReplay(obs, 1, false, 0)
-	r.SetIdleLimit(defaultIdleLimit)
-	r.SeekEnd()
-	go r.Run(t.Context())
-	h := rd.Header()
 	styles := ui.NewStyles(ui.NewRenderer(io.Discard, ui.ColorNever, ""))
-	var m tea.Model = ui.NewModel(replayConfig(r, h.Target, h.Namespace, styles))
-	m, _ = m.Update(tea.WindowSizeMsg{Width: readmeW, Height: readmeH})
-	for f := range r.Frames() {
-		if f.Replay.AtEnd && f.Replay.Paused {
-			m, _ = m.Update(ui.FrameMsg(f))
-			break
-		}
-	}
+	m := viewAtEnd(t, f, readmeDemo, styles, &tea.WindowSizeMsg{Width: readmeW, Height: readmeH})
 	view := m.View()
 	if strings.ContainsRune(view, '\x1b') {
 		t.Fatal("the no-colour view has escape sequences")
