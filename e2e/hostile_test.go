@@ -52,22 +52,10 @@ func TestHostileTextFromTheCluster(t *testing.T) {
 	if err := r.Delete(ctx, "hostile"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Finish(ctx, 0, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
-
 	// The cluster carried the text as the containers wrote it, or this test proves nothing: the
 	// recording holds the probe's output in an Event, a log line and the termination message, as
 	// JSON escapes; -o json keeps the Event's.
-	rec, err := os.ReadFile(r.Record.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{`Readiness probe failed: not yet \u001b]52`, `drained \u001b]52`, `stopped \u001b]52`} {
-		if !bytes.Contains(rec, []byte(want)) {
-			t.Fatalf("SCENARIO BROKEN: the recording has no %s", want)
-		}
-	}
+	rec := finishedRecording(t, r, `Readiness probe failed: not yet \u001b]52`, `drained \u001b]52`, `stopped \u001b]52`)
 	if want := `not yet \u001b]52`; !bytes.Contains(r.JSON, []byte(want)) {
 		t.Errorf("replay -o json does not keep the probe's output as it was (%s)", want)
 	}
@@ -123,16 +111,7 @@ func TestHostileJobCondition(t *testing.T) {
 	if _, err := r.Kubectl(ctx, "patch", "job", "hostile-job", "--subresource=status", "-p", patch); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Finish(ctx, 0, 2*time.Minute); err != nil {
-		t.Fatal(err)
-	}
-	rec, err := os.ReadFile(r.Record.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `Audited\u001b]52`; !bytes.Contains(rec, []byte(want)) {
-		t.Fatalf("SCENARIO BROKEN: the recording has no condition %s", want)
-	}
+	finishedRecording(t, r, `Audited\u001b]52`)
 	outputs := shown(t, r)
 	for name, out := range outputs {
 		checkInertText(t, name, out)
@@ -142,6 +121,26 @@ func TestHostileJobCondition(t *testing.T) {
 			t.Errorf("%s does not show the condition, escaped:\n%s", name, tail(outputs[name], 3000))
 		}
 	}
+}
+
+// finishedRecording finishes r and is its recording, which must hold each of wants (as the
+// recording writes it, JSON-escaped): else the cluster did not carry the hostile text, and the
+// test could prove nothing.
+func finishedRecording(t *testing.T, r *harness.Run, wants ...string) []byte {
+	t.Helper()
+	if err := r.Finish(t.Context(), 0, 2*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := os.ReadFile(r.Record.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
+		if !bytes.Contains(rec, []byte(want)) {
+			t.Fatalf("SCENARIO BROKEN: the recording has no %s", want)
+		}
+	}
+	return rec
 }
 
 // shown is what sidecar-top showed of a run, and shows of its recording, each way a test can
