@@ -10,7 +10,8 @@
 #   - replay --plain and replay -o json as the work grows 10× (the ratio should stay ≤ 12×);
 #   - replay -o json of the ~100 MB recording beside Python's json.loads of every line, and its
 #     peak memory beside the file's size, as go build wrote the binary and as a copy of it;
-#   - the Go benchmarks of the live path (observations/s) and of the view (ns per frame).
+#   - the Go benchmarks of the live path (observations/s; each round beside a yardstick of the
+#     machine's speed that minute) and of the view (ns per frame).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-3}
@@ -142,7 +143,25 @@ printf '  the same binary copied (cat): %ss CPU (%ss wall), peak RSS %d MiB (map
 	"$cc" "$wc" "$rc" "$filec" "$(ratio "$cp" "$cc")" "$(ratio "$wp" "$wc")"
 echo
 echo "go test -bench (live path: translate + builder + a snapshot per 33 ms of recorded time, lowest-highest of $rounds rounds; the view):"
-go test -run '^$' -bench 'LivePath' -benchtime 5x -count "$rounds" ./timeline | grep -E '^Benchmark' |
+# The live path is run round by round, each round just after a yardstick of that minute's speed
+# (the first Python above parsing every line of pods-100.jsonl five times, in CPU seconds): the
+# 1,000-pod Job's rate moves with the machine's, by a quarter from one minute to the next, and
+# a round's figure is read beside its own yardstick.
+go test -c -o "$bin/timeline.test" ./timeline
+live=()
+for k in $(seq "$rounds"); do
+	y=$("${pys[0]}" -c 'import json, sys, time
+t = time.process_time()
+for _ in range(5):
+    for l in open(sys.argv[1], "rb"):
+        l.strip() and json.loads(l)
+print(f"{time.process_time() - t:.3f}")' "$dir/pods-100.jsonl")
+	out=$("$bin/timeline.test" -test.run '^$' -test.bench 'LivePath' -test.benchtime 5x | grep -E '^Benchmark')
+	live+=("$out")
+	printf '%s\n' "$out" | awk -v k="$k" -v y="$y" '$1 ~ /pods-1000-[0-9]+$/ {p = $7} $1 ~ /restarts-1000-[0-9]+$/ {r = $7}
+		END {printf "  round %d: yardstick %s CPU-s; pods-1000 %.0f observations/s, restarts-1000 %.0f\n", k, y, p, r}'
+done
+printf '%s\n' "${live[@]}" |
 	awk '{
 		if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 }
 		for (i = 5; i < NF; i += 2) {
