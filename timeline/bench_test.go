@@ -5,7 +5,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"syscall"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -40,8 +43,12 @@ func BenchmarkSnapshotPerObservation(b *testing.B) {
 // slimmed, as the informers of a live view that does not record deliver them) is translated and applied, and a snapshot is taken once per 33 ms
 // of recorded time, as the player does. The target is 100,000 observations a second. The crash
 // loop runs at 100 and at 1,000 restarts: equal rates say the cost of an observation does not grow
-// with the history behind it.
+// with the history behind it. The collector runs at the target a live run sets
+// (play.LiveGCPercent), unless GOGC is set.
 func BenchmarkLivePath(b *testing.B) {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		defer debug.SetGCPercent(debug.SetGCPercent(play.LiveGCPercent))
+	}
 	for _, c := range []struct {
 		name string
 		src  string

@@ -219,6 +219,7 @@ func checkLive(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpt
 	if err != nil {
 		return timeline.Snapshot{}, src, err
 	}
+	liveHeap()
 	popts := play.Options{Linger: opts.linger}
 	waiting := "Ctrl-C"
 	if until != untilNone {

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/sidecar-top/sidecar-top/play"
 )
 
 // minHeapLimit is the least soft memory limit boundHeap sets: below it the collector would run
@@ -52,6 +54,14 @@ func boundHeap(r io.Reader) {
 	if _, set := os.LookupEnv("GOGC"); !set {
 		debug.SetGCPercent(-1)
 		prefaultHeap(prefaultSize(fi.Size(), limit))
+	}
+}
+
+// liveHeap sets the collector's target for a live run (play.LiveGCPercent), unless the user has
+// set GOGC.
+func liveHeap() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(play.LiveGCPercent)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sidecar-top/sidecar-top/play"
 )
 
 // TestBoundHeap: replaying a file sets a soft memory limit of its size less what is mapped from
@@ -68,6 +70,32 @@ func TestBoundHeap(t *testing.T) {
 			}
 			if got := debug.SetGCPercent(100); got != tc.gcPercent {
 				t.Errorf("GC percent %d, want %d", got, tc.gcPercent)
+			}
+		})
+	}
+}
+
+// TestLiveHeap: a live run sets the collector's target to play.LiveGCPercent, unless the user
+// has set GOGC.
+func TestLiveHeap(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		gogc string // "" for unset
+		want int
+	}{
+		{"GOGC unset", "", play.LiveGCPercent},
+		{"GOGC set", "100", 100},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("GOGC", tc.gogc)
+			if tc.gogc == "" {
+				os.Unsetenv("GOGC")
+			}
+			gc0 := debug.SetGCPercent(100)
+			defer debug.SetGCPercent(gc0)
+			liveHeap()
+			if got := debug.SetGCPercent(100); got != tc.want {
+				t.Errorf("GC percent %d, want %d", got, tc.want)
 			}
 		})
 	}

@@ -45,6 +45,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	liveHeap()
 	opts := play.Options{}
 	var res play.Result
 	if rec != nil {
