@@ -120,6 +120,25 @@ func fillAll(v reflect.Value, s string, at time.Time) {
 	}
 }
 
+// TestFindingEncodersAgree: a Finding's JSON is what encoding/json writes of it, byte for byte,
+// for the zero Finding and Findings with every member set to strings a container controls.
+func TestFindingEncodersAgree(t *testing.T) {
+	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本 a\xffb"
+	findings := []Finding{{}, {ID: "killed-after-grace", Severity: SeverityWarning, Pod: "p", Text: "`sidecar` did not exit"}}
+	for _, s := range []string{"x", "a<b>&c", "\u2028", "a\xffb", hostile} {
+		var f Finding
+		fillAll(reflect.ValueOf(&f).Elem(), s, time.Time{})
+		findings = append(findings, f)
+	}
+	for i, f := range findings {
+		want, werr := json.Marshal(f)
+		got, gerr := f.AppendJSON([]byte("prefix,"))
+		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != "prefix,"+string(want) {
+			t.Errorf("Finding %d: encoding/json wrote %s (%v), AppendJSON %s (%v)", i, want, werr, got, gerr)
+		}
+	}
+}
+
 // TestEventEncodersAgree: an Event's JSON is what encoding/json writes of it, byte for byte, for
 // the zero Event, one with every member set, and Events with strings a container controls.
 func TestEventEncodersAgree(t *testing.T) {

@@ -358,3 +358,11 @@ func (e Event) AppendJSON(b []byte) ([]byte, error) {
 	w.raw(`}`)
 	return w.b, w.err
 }
+
+// AppendJSON appends the Finding as encoding/json writes it, byte for byte (a Job's document
+// lists a warning of each of its pods); TestFindingEncodersAgree.
+func (f Finding) AppendJSON(b []byte) ([]byte, error) {
+	w := jsonAppender{b: b}
+	w.finding(&f)
+	return w.b, w.err
+}

@@ -54,11 +54,11 @@ func writeParts(w io.Writer, head timeline.Document, n int, at func(int) any, re
 		return err
 	}
 	jw.raw(b[:len(b)-1]) // the object, still open
-	jw.list("pods", n, false, at)
+	jw.list("pods", n, 1, false, at)
 	d := rest()
-	jw.list("jobs", len(d.Jobs), true, func(i int) any { return d.Jobs[i] })
-	jw.list("events", len(d.Events), true, func(i int) any { return d.Events[i] })
-	jw.list("notes", len(d.Notes), true, func(i int) any { return d.Notes[i] })
+	jw.jobs(d.Jobs)
+	jw.list("events", len(d.Events), smallPer, true, func(i int) any { return d.Events[i] })
+	jw.list("notes", len(d.Notes), smallPer, true, func(i int) any { return d.Notes[i] })
 	if d.Summary != nil {
 		jw.member("summary", d.Summary)
 	}
@@ -87,14 +87,20 @@ func (j *jsonWriter) raw(b []byte) {
 	}
 }
 
-// list writes `,"name":[v0,v1,...]`, each value marshalled on its own; an empty list is left
-// out when omitEmpty.
-func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) {
+// list writes `,"name":[v0,v1,...]`, each value marshalled on its own, per values at a time
+// (see marshalled); an empty list is left out when omitEmpty.
+func (j *jsonWriter) list(name string, n, per int, omitEmpty bool, at func(int) any) {
 	if n == 0 && omitEmpty {
 		return
 	}
-	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp() + `[`))
-	j.marshalled(n, at, func(i int, b []byte, err error) {
+	j.raw([]byte(`,` + j.nl(1) + `"` + name + `":` + j.sp()))
+	j.array(n, per, at)
+}
+
+// array writes `[v0,v1,...]` (see list).
+func (j *jsonWriter) array(n, per int, at func(int) any) {
+	j.raw([]byte("["))
+	j.marshalled(n, per, at, func(i int, b []byte, err error) {
 		if err != nil && j.err == nil {
 			j.err = err
 		}
@@ -116,23 +122,65 @@ func (j *jsonWriter) list(name string, n int, omitEmpty bool, at func(int) any) 
 	j.raw([]byte("]"))
 }
 
-// marshalAhead is how many values of a list may be marshalled and not yet written: the output of
-// a Job's thousands of pods is never held whole.
+// jobs writes `,"jobs":[...]`, each JobDocument as encoding/json writes it, but its pods'
+// warnings (one of each pod of a Job of thousands) as a list of their own, marshalled as the
+// Events are: whole, a 2,200-pod Job's was one value of 727 KB, marshalled on one core into a
+// buffer grown for it after the pods were written (14-15 ms, most of it faulting in the new
+// memory). Pretty output writes each JobDocument whole, indented as the other values.
+func (j *jsonWriter) jobs(jobs []timeline.JobDocument) {
+	if j.pretty || len(jobs) == 0 {
+		j.list("jobs", len(jobs), 1, true, func(i int) any { return jobs[i] })
+		return
+	}
+	j.raw([]byte(`,"jobs":[`))
+	for i, d := range jobs {
+		if i > 0 {
+			j.raw([]byte(","))
+		}
+		head, err := marshal(timeline.JobDocument{Job: d.Job})
+		if err != nil && j.err == nil {
+			j.err = err
+		}
+		if d.Job == nil || len(d.Findings) == 0 || len(head) < 2 || head[len(head)-1] != '}' {
+			head, err = marshal(d)
+			if err != nil && j.err == nil {
+				j.err = err
+			}
+			j.raw(head)
+			continue
+		}
+		j.raw(head[:len(head)-1]) // the object, still open
+		j.raw([]byte(`,"findings":`))
+		j.array(len(d.Findings), smallPer, func(k int) any { return d.Findings[k] })
+		j.raw([]byte("}"))
+	}
+	j.raw([]byte("]"))
+}
+
+// smallPer is how many values of a list of small ones (Events, warnings: a few hundred bytes
+// each) a goroutine of marshalled takes at a time: handed over one by one, the Events of a
+// 2,200-pod Job (17,600) cost more in handing over than in marshalling (10-14 ms).
+const smallPer = 64
+
+// marshalAhead is how many batches of values of a list may be marshalled and not yet written:
+// the output of a Job's thousands of pods is never held whole.
 const marshalAhead = 64
 
 // marshalled marshals at(0) … at(n-1) on every core and hands each to write in order, on this
-// goroutine, as soon as it and those before it are done. The goroutines take the values one at a
-// time and stay at most marshalAhead ahead of the writing, each value into a buffer of the ring
-// j.slots that the value marshalAhead before it was written from. (They had marshalled windows
-// of 64 values, each goroutine every other value, and waited for the window to be written: while
-// it was, and while the slower goroutine finished, a core idled; a runtime trace of writing a
-// 2,200-pod Job's timeline showed 1.4-1.5 goroutines running, 1.8-2.0 since.) A snapshot is
-// immutable, and what a Pod derives on demand is derived once under a sync.Once.
-func (j *jsonWriter) marshalled(n int, at func(int) any, write func(i int, b []byte, err error)) {
+// goroutine, as soon as it and those before it are done. The goroutines take the values per at a
+// time (a batch) and stay at most marshalAhead batches ahead of the writing, each batch into a
+// buffer of the ring j.slots that the batch marshalAhead before it was written from. (They had
+// marshalled windows of 64 values, each goroutine every other value, and waited for the window to
+// be written: while it was, and while the slower goroutine finished, a core idled; a runtime
+// trace of writing a 2,200-pod Job's timeline showed 1.4-1.5 goroutines running, 1.8-2.0 since.)
+// A snapshot is immutable, and what a Pod derives on demand is derived once under a sync.Once.
+func (j *jsonWriter) marshalled(n, per int, at func(int) any, write func(i int, b []byte, err error)) {
 	if n == 0 {
 		return
 	}
-	workers := min(runtime.GOMAXPROCS(0), n)
+	per = max(per, 1)
+	batches := (n + per - 1) / per
+	workers := min(runtime.GOMAXPROCS(0), batches)
 	for len(j.marshallers) < workers {
 		j.marshallers = append(j.marshallers, marshaller{})
 	}
@@ -142,8 +190,8 @@ func (j *jsonWriter) marshalled(n int, at func(int) any, write func(i int, b []b
 			j.slots[k].ready = make(chan struct{}, 1)
 		}
 	}
-	// A token for each value taken and not yet written: a goroutine takes value i only once the
-	// value marshalAhead before it has been written, so its slot is free.
+	// A token for each batch taken and not yet written: a goroutine takes batch k only once the
+	// batch marshalAhead before it has been written, so its slot is free.
 	tokens := make(chan struct{}, marshalAhead)
 	for range marshalAhead {
 		tokens <- struct{}{}
@@ -156,48 +204,64 @@ func (j *jsonWriter) marshalled(n int, at func(int) any, write func(i int, b []b
 		wg.Go(func() {
 			for {
 				<-tokens
-				i := int(next.Add(1)) - 1
-				if i >= n {
+				k := int(next.Add(1)) - 1
+				if k >= batches {
 					return
 				}
-				s := &j.slots[i%marshalAhead]
-				s.b, s.err = m.append(s.b[:0], at(i))
+				s := &j.slots[k%marshalAhead]
+				s.b, s.ends, s.errs = m.buffer(s.b), s.ends[:0], s.errs[:0]
+				for i := k * per; i < min(n, (k+1)*per); i++ {
+					var err error
+					s.b, err = m.append(s.b, at(i))
+					s.ends, s.errs = append(s.ends, len(s.b)), append(s.errs, err)
+				}
+				m.longest = max(m.longest, len(s.b))
 				s.ready <- struct{}{}
 			}
 		})
 	}
-	for i := range n {
-		s := &j.slots[i%marshalAhead]
+	for k := range batches {
+		s := &j.slots[k%marshalAhead]
 		<-s.ready
-		write(i, s.b, s.err)
+		from := 0
+		for v, end := range s.ends {
+			write(k*per+v, s.b[from:end], s.errs[v])
+			from = end
+		}
 		tokens <- struct{}{}
 	}
 	wg.Wait()
 }
 
-// marshalSlot is one buffer of marshalled's ring: a value, and word that it is there.
+// marshalSlot is one buffer of marshalled's ring: a batch of values, where each ends in b and
+// its error, and word that they are there.
 type marshalSlot struct {
 	b     []byte
-	err   error
+	ends  []int
+	errs  []error
 	ready chan struct{}
 }
 
 // marshaller is what one of marshalled's goroutines keeps from one value to the next.
 type marshaller struct {
 	pods    timeline.PodWriter
-	longest int // the longest value of the list at hand written
+	longest int // the longest batch of the list at hand written
+}
+
+// buffer is b emptied for the next batch, or, if it is smaller than the longest batch written so
+// far, a buffer of that size: grown by append, 1.25 times at a time, a pod's buffer allocated
+// some five times the size it came to (14 of the 31 MB that writing the 2,200 pods of a Job
+// allocated), and each collection under the replay's memory limit costs what the heap holds.
+func (m *marshaller) buffer(b []byte) []byte {
+	if cap(b) < m.longest {
+		return make([]byte, 0, m.longest+m.longest/8)
+	}
+	return b[:0]
 }
 
 // append appends v as marshal writes it to b; a value that can (an Event) writes itself there,
-// and a Pod is written by m.pods. A buffer smaller than the longest value written so far is
-// replaced by one of that size first: grown by append, 1.25 times at a time, a pod's buffer
-// allocated some five times the size it came to (14 of the 31 MB that writing the 2,200 pods of
-// a Job allocated), and each collection under the replay's memory limit costs what the heap
-// holds.
+// and a Pod is written by m.pods.
 func (m *marshaller) append(b []byte, v any) ([]byte, error) {
-	if cap(b) < m.longest {
-		b = make([]byte, 0, m.longest+m.longest/8)
-	}
 	var err error
 	switch v := v.(type) {
 	case *timeline.Pod:
@@ -209,7 +273,6 @@ func (m *marshaller) append(b []byte, v any) ([]byte, error) {
 		js, err = marshal(v)
 		b = append(b, js...)
 	}
-	m.longest = max(m.longest, len(b))
 	return b, err
 }
 

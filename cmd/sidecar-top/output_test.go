@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -61,8 +62,8 @@ func TestWriteJSON(t *testing.T) {
 // TestWriteJSONManyPods: a Job of 600 pods, marshalled on every core into a ring of buffers that
 // goes round several times, comes out in the snapshot's order and as the whole Document
 // marshals, pod for pod (under -race, with no two goroutines writing what one derives), and
-// byte for byte as encoding/json writes the Document: its Job and thousands of Events written
-// into the buffers the pods were, each value of a size of its own.
+// byte for byte as encoding/json writes the Document: its Job (its 600 warnings a list of their
+// own) and thousands of Events written, smallPer at a time, into the buffers the pods were.
 func TestWriteJSONManyPods(t *testing.T) {
 	res, err := play.RunFile(context.Background(), bigJob(t, 600)(), 0, play.Options{}, nil)
 	if err != nil {
@@ -79,8 +80,11 @@ func TestWriteJSONManyPods(t *testing.T) {
 	if err := json.NewEncoder(&whole).Encode(timeline.NewDocument("ns", "job/x", res.Final)); err != nil {
 		t.Fatal(err)
 	}
-	if n := len(res.Final.Events()); n < 3*marshalAhead {
-		t.Fatalf("the Job has %d Events, want several rings of them", n)
+	if n := len(res.Final.Events()); n <= smallPer*marshalAhead {
+		t.Fatalf("the Job has %d Events, want more than a ring of batches of them", n)
+	}
+	if fs := res.Final.JobFindings(res.Final.Jobs[0]); len(fs) < 600 {
+		t.Fatalf("the Job has %d warnings, want one of each pod", len(fs))
 	}
 	if !bytes.Equal(got.Bytes(), whole.Bytes()) {
 		t.Errorf("output (%d bytes) is not the Document as encoding/json writes it (%d bytes)", got.Len(), whole.Len())
@@ -123,5 +127,35 @@ func bigJob(t *testing.T, n int) func() *watch.Reader {
 			t.Fatal(err)
 		}
 		return rd
+	}
+}
+
+// TestMarshalledBatches: values taken per at a time come to write one by one, in order, each
+// with its own bytes and its own error, over rings that go round, with per 1, with a last batch
+// that is short, and with more values in a batch than the list has.
+func TestMarshalledBatches(t *testing.T) {
+	bad := time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC) // encoding/json refuses it
+	for _, c := range []struct{ n, per int }{{1, 1}, {5, 64}, {3*marshalAhead + 1, 1}, {3*marshalAhead*7 + 5, 7}} {
+		at := func(i int) any {
+			if i%11 == 3 {
+				return bad
+			}
+			return map[string]int{"i": i}
+		}
+		var j jsonWriter
+		next := 0
+		j.marshalled(c.n, c.per, at, func(i int, b []byte, err error) {
+			if i != next {
+				t.Fatalf("n %d per %d: value %d written after %d", c.n, c.per, i, next-1)
+			}
+			next++
+			want, werr := json.Marshal(at(i))
+			if (err == nil) != (werr == nil) || err == nil && !bytes.Equal(b, want) {
+				t.Errorf("n %d per %d: value %d written as %s (%v), want %s (%v)", c.n, c.per, i, b, err, want, werr)
+			}
+		})
+		if next != c.n {
+			t.Errorf("n %d per %d: %d values written", c.n, c.per, next)
+		}
 	}
 }
