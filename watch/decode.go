@@ -62,6 +62,8 @@ type lineDecoder struct {
 	specs  specCache
 	slim   *slimWire
 	tokens *tokenReader // a slim decoder's, made on first use
+	reuse  bool         // observations go into the slab of the batch at hand (Reader.Reuse)
+	slab   *obsSlab     // that slab, while a batch is decoded
 }
 
 func newLineDecoder() *lineDecoder { return &lineDecoder{} }
@@ -110,7 +112,13 @@ func (d *lineDecoder) finish(l wireLine) (decoded, error) {
 		return decoded{}, errors.New("malformed line: no \"object\"")
 	}
 	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
-	obs, ok := Observe(it) // newObject makes only the types Observe knows, and Notes
+	var obs timeline.Observation
+	var ok bool
+	if d.slab != nil {
+		obs, ok = d.slab.observe(it)
+	} else {
+		obs, ok = Observe(it) // newObject makes only the types Observe knows, and Notes
+	}
 	if d.slim != nil && d.slim.owns(it.Object) {
 		it.Object = nil // the next line is decoded into it: the observation is all there is
 	}

@@ -26,6 +26,7 @@ type batch struct {
 	end     bool  // the input ends after this batch
 	cut     bool  // the input ended in a partial line, dropped
 	done    chan struct{}
+	slab    obsSlab // its observations' memory, for a reader that reuses it (Reader.Reuse)
 }
 
 // span is one line of a batch: buf[start:end], line number n.
@@ -54,7 +55,8 @@ func (b *batch) release() {
 	if cap(buf) > 4*batchBytes {
 		buf = nil
 	}
-	*b = batch{buf: buf, lines: b.lines[:0], out: b.out[:0]}
+	b.slab.reset()
+	*b = batch{buf: buf, lines: b.lines[:0], out: b.out[:0], slab: b.slab}
 	batchPool.Put(b)
 }
 
@@ -130,6 +132,10 @@ func (lr *lineReader) fill(b *batch) {
 
 // decode decodes b's lines, stopping at the first that fails.
 func (b *batch) decode(name string, dec *lineDecoder) {
+	if dec.reuse {
+		dec.slab = &b.slab
+		defer func() { dec.slab = nil }()
+	}
 	for _, l := range b.lines {
 		d, err := dec.decode(b.buf[l.start:l.end])
 		if err != nil {

@@ -102,6 +102,7 @@ type Reader struct {
 	workers   int
 	slim      bool // decode Pods and Events as Slim keeps them
 	transient bool // and into one object per worker, handed out as observations only
+	reuse     bool // and the observations into memory of their batch (Reuse)
 	pipe      *pipeline
 	dec       *lineDecoder // for the batches decoded here, with one worker
 	pending   *batch       // taken from the pipeline, maybe still being decoded
@@ -235,7 +236,9 @@ func (rd *Reader) Transient() { rd.slim, rd.transient = true, true }
 
 func (rd *Reader) newDecoder() *lineDecoder {
 	if rd.slim {
-		return newSlimLineDecoder(rd.transient)
+		d := newSlimLineDecoder(rd.transient)
+		d.reuse = rd.reuse
+		return d
 	}
 	return newLineDecoder()
 }

@@ -113,6 +113,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		// The pods are written as they are derived, unless the summary is asked for: it reads
 		// them all at once.
 		stream := !view.report.summary
+		rd.Reuse() // each observation is applied before the next is read
 		res, err := play.RunFile(ctx, rd, 0, play.Options{Stream: stream}, nil)
 		if err != nil {
 			return err
