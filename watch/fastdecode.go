@@ -35,11 +35,10 @@ type tokenReader struct {
 	dec     jsontext.Decoder
 	buf     bytes.Buffer
 	bad     bool
-	strs    map[string]string    // short strings read before, by their JSON text
-	times   map[string]time.Time // metav1.Times read before, by their JSON text
-	marked  []byte               // the line with a spec seen before replaced by a mark (specCache.find)
-	markEnd int64                // where the mark ends in marked, or -1: no mark
-	spec    *corev1.PodSpec      // the spec the mark stands for
+	intern  *internTable    // the short strings and metav1.Times read before
+	marked  []byte          // the line with a spec seen before replaced by a mark (specCache.find)
+	markEnd int64           // where the mark ends in marked, or -1: no mark
+	spec    *corev1.PodSpec // the spec the mark stands for
 }
 
 // tokenLine reads b into l by the token, with the object decoded into slim's wire types and
@@ -47,7 +46,7 @@ type tokenReader struct {
 func (d *lineDecoder) tokenLine(b []byte, l *wireLine) (ok bool) {
 	r := d.tokens
 	if r == nil {
-		r = &tokenReader{}
+		r = &tokenReader{intern: new(internTable)}
 		d.tokens = r
 	}
 	in := b

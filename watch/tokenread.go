@@ -233,8 +233,14 @@ func (r *tokenReader) readString(keep bool) string {
 	case raw[0] == 'n':
 		return ""
 	case raw[0] == '"':
-		if keep { // a string of one line is never kept: looking it up would be in vain
-			if s, ok := r.strs[string(raw)]; ok {
+		in := raw[1 : len(raw)-1]
+		// A string of one line is never kept: looking it up would be in vain. One kept is of a
+		// text without escapes, and valid UTF-8: so is a text the same as one kept.
+		if keep && len(raw) <= maxInterned {
+			if s, ok := r.intern.str(in); ok || bytes.IndexByte(in, '\\') < 0 && utf8.Valid(in) {
+				if !ok {
+					r.intern.keep(in, s)
+				}
 				return s
 			}
 		}
@@ -242,21 +248,14 @@ func (r *tokenReader) readString(keep bool) string {
 		if !ok {
 			break
 		}
-		if keep && len(raw) <= maxInterned {
-			if len(r.strs) >= maxInternedCount || r.strs == nil {
-				r.strs = make(map[string]string)
-			}
-			r.strs[string(raw)] = s
-		}
 		return s
 	}
 	r.bad = true
 	return ""
 }
 
-// maxInterned is the longest string (quoted) that a tokenReader keeps for the next line, and
-// maxInternedCount how many it keeps before it starts again.
-const maxInterned, maxInternedCount = 80, 4096
+// maxInterned is the longest string (quoted) that a tokenReader keeps for the next line.
+const maxInterned = 80
 
 // unquote is the quoted JSON string raw, unescaped: not ok where it holds invalid UTF-8, which
 // the library reads its own way.
@@ -321,20 +320,19 @@ func (r *tokenReader) time(layout string) time.Time {
 	case raw[0] == 'n':
 		return time.Time{}
 	case raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0:
-		cache := layout == time.RFC3339
-		if t, ok := r.times[string(raw)]; ok && cache {
-			return t
+		parse := func() (time.Time, bool) {
+			t, err := time.Parse(layout, string(raw[1:len(raw)-1]))
+			return t.Local(), err == nil
 		}
-		t, err := time.Parse(layout, string(raw[1:len(raw)-1]))
-		if err != nil {
+		var t time.Time
+		var ok bool
+		if layout == time.RFC3339 {
+			t, ok = r.intern.time(raw, parse)
+		} else {
+			t, ok = parse()
+		}
+		if !ok {
 			break
-		}
-		t = t.Local()
-		if cache {
-			if len(r.times) >= maxInternedCount || r.times == nil {
-				r.times = make(map[string]time.Time)
-			}
-			r.times[string(raw)] = t
 		}
 		return t
 	}
