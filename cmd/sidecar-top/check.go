@@ -172,7 +172,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 		return timeline.Snapshot{}, nil, err
 	}
 	defer rd.Close()
-	rd.Transient() // its items are translated (NextObserved), nothing more
+	rd.Reuse() // its items are translated (NextObserved) and applied, one by one, nothing more
 	res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err

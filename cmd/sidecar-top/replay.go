@@ -142,6 +142,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		r.SetIdleLimit(opts.idleLimit)
 		return runReplayView(ctx, s, mode, r, target, ns, view.report)
 	}
+	rd.Reuse() // each observation is applied before the next is read, paced or not
 	pace := play.Pace{IdleLimit: opts.idleLimit}
 	if opts.paced {
 		pace.Speed = opts.speed // else as fast as it can: a pipe wants the result
