@@ -121,41 +121,36 @@ func fillAll(v reflect.Value, s string, at time.Time) {
 }
 
 // TestFindingEncodersAgree: a Finding's JSON is what encoding/json writes of it, byte for byte,
-// for the zero Finding and Findings with every member set to strings a container controls.
+// for the zero Finding, a warning, and Findings with every member set to strings a container
+// controls.
 func TestFindingEncodersAgree(t *testing.T) {
-	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本 a\xffb"
-	findings := []Finding{{}, {ID: "killed-after-grace", Severity: SeverityWarning, Pod: "p", Text: "`sidecar` did not exit"}}
-	for _, s := range []string{"x", "a<b>&c", "\u2028", "a\xffb", hostile} {
-		var f Finding
-		fillAll(reflect.ValueOf(&f).Elem(), s, time.Time{})
-		findings = append(findings, f)
-	}
-	for i, f := range findings {
-		want, werr := json.Marshal(f)
-		got, gerr := f.AppendJSON([]byte("prefix,"))
-		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != "prefix,"+string(want) {
-			t.Errorf("Finding %d: encoding/json wrote %s (%v), AppendJSON %s (%v)", i, want, werr, got, gerr)
-		}
-	}
+	encodersAgree(t, []Finding{{}, {ID: "killed-after-grace", Severity: SeverityWarning, Pod: "p", Text: "`sidecar` did not exit"}}, time.Time{})
 }
 
 // TestEventEncodersAgree: an Event's JSON is what encoding/json writes of it, byte for byte, for
 // the zero Event, one with every member set, and Events with strings a container controls.
 func TestEventEncodersAgree(t *testing.T) {
-	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本 a\xffb"
 	at := time.Date(2026, 12, 5, 9, 0, 0, 123456789, time.UTC)
-	events := []Event{{}, {At: at, Object: "Pod/a", Type: "Normal", Reason: "Started", Message: "Started container app", Count: 1},
-		{At: at.In(time.FixedZone("LMT", 17*60+32)), Count: -3}, {At: at.AddDate(8000, 0, 0)}}
+	encodersAgree(t, []Event{{}, {At: at, Object: "Pod/a", Type: "Normal", Reason: "Started", Message: "Started container app", Count: 1},
+		{At: at.In(time.FixedZone("LMT", 17*60+32)), Count: -3}, {At: at.AddDate(8000, 0, 0)}}, at)
+}
+
+// encodersAgree checks that each value's AppendJSON, after other bytes, writes what encoding/json
+// writes of it, or fails where encoding/json does: for values, and for one more of each string a
+// container could write (every member set to it, times to at: fillAll).
+func encodersAgree[T interface{ AppendJSON([]byte) ([]byte, error) }](t *testing.T, values []T, at time.Time) {
+	t.Helper()
+	hostile := "<b>&amp;</b>\u2028\u2029\x00\x1b[31m ok \"quoted\" \\ é 日本 a\xffb"
 	for _, s := range []string{"x", "a<b>&c", "\u2028", "a\xffb", hostile} {
-		var e Event
-		fillAll(reflect.ValueOf(&e).Elem(), s, at)
-		events = append(events, e)
+		var v T
+		fillAll(reflect.ValueOf(&v).Elem(), s, at)
+		values = append(values, v)
 	}
-	for i, e := range events {
-		want, werr := json.Marshal(e)
-		got, gerr := e.AppendJSON([]byte("prefix,"))
+	for i, v := range values {
+		want, werr := json.Marshal(v)
+		got, gerr := v.AppendJSON([]byte("prefix,"))
 		if (werr == nil) != (gerr == nil) || werr == nil && string(got) != "prefix,"+string(want) {
-			t.Errorf("Event %d: encoding/json wrote %s (%v), AppendJSON %s (%v)", i, want, werr, got, gerr)
+			t.Errorf("%T %d: encoding/json wrote %s (%v), AppendJSON %s (%v)", v, i, want, werr, got, gerr)
 		}
 	}
 }
