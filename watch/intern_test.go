@@ -64,7 +64,10 @@ func TestInternTable(t *testing.T) {
 			}
 		}
 	}
-	if internSlot([]byte(t1), timeBits) != internSlot([]byte(t2), timeBits) && parses != 2 {
+	if internSlot([]byte(t1), timeBits) == internSlot([]byte(t2), timeBits) {
+		t.Fatal("the two times share a slot: take two that do not")
+	}
+	if parses != 2 {
 		t.Errorf("two times read three times each were parsed %d times, want once each", parses)
 	}
 	if _, ok := tab.time([]byte(`"x"`), parse(`"x"`)); ok {

@@ -40,50 +40,30 @@ func TestReuseIsObserve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh := timeline.NewBuilder()
-		for i, it := range items {
-			if o, ok := Observe(it); ok {
-				fresh.Apply(o)
+		i := 0
+		want := timelineOf(t, func() (timeline.Observation, bool, error) {
+			if i == len(items) {
+				return timeline.Observation{}, false, io.EOF
 			}
-			if i%3 == 0 {
-				fresh.Snapshot()
-			}
-		}
-		want, err := json.Marshal(fresh.Snapshot())
-		if err != nil {
-			t.Fatal(err)
-		}
+			i++
+			o, ok := Observe(items[i-1])
+			return o, ok, nil
+		})
 		for _, workers := range []int{1, 2} {
 			rd, err := newReader(bytes.NewReader(src), name, workers, MaxLineBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rd.Reuse()
-			reused := timeline.NewBuilder()
 			pods, at := 0, map[uintptr]bool{}
-			for i := 0; ; i++ {
+			got := timelineOf(t, func() (timeline.Observation, bool, error) {
 				_, o, ok, err := rd.NextObserved(context.Background())
-				if err == io.EOF {
-					break
+				if ok && o.Pod != nil {
+					pods++
+					at[uintptr(unsafe.Pointer(o.Pod))] = true
 				}
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ok {
-					if o.Pod != nil {
-						pods++
-						at[uintptr(unsafe.Pointer(o.Pod))] = true
-					}
-					reused.Apply(o)
-				}
-				if i%3 == 0 {
-					reused.Snapshot()
-				}
-			}
-			got, err := json.Marshal(reused.Snapshot())
-			if err != nil {
-				t.Fatal(err)
-			}
+				return o, ok, err
+			})
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, %d workers: reusing memory, the timeline differs:\n got %.600s\nwant %.600s", name, workers, got, want)
 			}
@@ -92,4 +72,31 @@ func TestReuseIsObserve(t *testing.T) {
 			}
 		}
 	}
+}
+
+// timelineOf applies the observations next gives until io.EOF, with a snapshot after every
+// third (pods derived between other pods' observations), and is the last snapshot as JSON.
+func timelineOf(t *testing.T, next func() (timeline.Observation, bool, error)) []byte {
+	t.Helper()
+	b := timeline.NewBuilder()
+	for i := 0; ; i++ {
+		o, ok, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			b.Apply(o)
+		}
+		if i%3 == 0 {
+			b.Snapshot()
+		}
+	}
+	out, err := json.Marshal(b.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
