@@ -109,7 +109,7 @@ func (lc *laneCache) attemptAt(reason string, t time.Time) int32 {
 		return lc.attempts[i]
 	}
 	if n := len(lc.attempts); n > 0 {
-		return lc.attempts[n-1] + 1
+		return nextAttempt(lc.attempts[n-1])
 	}
 	return 0
 }
@@ -129,7 +129,7 @@ type occWindow struct {
 func (lc *laneCache) window(a int32) occWindow {
 	i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a })
 	return occWindow{i: i, known: i < len(lc.attempts) && lc.attempts[i] == a,
-		next: i == len(lc.attempts) && (i == 0 || a == lc.attempts[i-1]+1)}
+		next: i == len(lc.attempts) && (i == 0 || a == nextAttempt(lc.attempts[i-1]))}
 }
 
 // occsIn are the occurrences of one reason (in time order) filed in window w.
@@ -319,7 +319,7 @@ func (lc *laneCache) next() (int32, bool) {
 	case lc.before[n-1].IsZero() && lc.during[n-1].IsZero():
 		return 0, false
 	}
-	return lc.attempts[n-1] + 1, true
+	return nextAttempt(lc.attempts[n-1]), true
 }
 
 // hasOccsAfterLast reports whether an Event occurrence of the lane lies after the last run's

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"slices"
+	"strconv"
 	"time"
 )
 
@@ -124,8 +125,12 @@ func (d *deriver) pod(ps *podState) *Pod {
 
 // container is a lane as the pod's derivation hands it out, with its runs.
 func (d *deriver) container(ps *podState, ls *laneState, runs Seq[*Run], created, end time.Time) Container {
-	if ls.oddCount {
+	if ls.oddCount&countBelowZero != 0 {
 		d.note("pod " + ps.last.Name + " container " + ls.spec.Name + ": a restart count below zero was read as zero")
+	}
+	if ls.oddCount&countAboveMax != 0 {
+		limit := strconv.Itoa(MaxRestartCount)
+		d.note("pod " + ps.last.Name + " container " + ls.spec.Name + ": a restart count above " + limit + " was read as " + limit)
 	}
 	c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: ls.stateText(), Runs: runs, Since: created, End: end}
 	if ls.status != nil {

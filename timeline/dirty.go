@@ -5,9 +5,10 @@ package timeline
 // no more, for a crash loop's runs are derived at nearly every frame: marking the run before
 // the last when nothing of it changed had it derived again twice a cycle, to come out the same.
 
-// touch marks the runs from attempt a on for derivation again.
+// touch marks the runs from attempt a on for derivation again. An a out of the attempts' range
+// (a log's attempt is what its source said) marks the first or the last.
 func (ls *laneState) touch(a int32) {
-	ls.dirtyFrom = min(ls.dirtyFrom, max(a, 0))
+	ls.dirtyFrom = min(ls.dirtyFrom, min(max(a, 0), maxAttempt))
 }
 
 // touchSeen marks what a run's news changes: a start seen first moves the window of the run

@@ -30,7 +30,7 @@ type laneState struct {
 
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 
-	oddCount bool // the status gave a restart count below zero
+	oddCount countFix // how a restart count the status gave was out of range, if it was
 
 	startupTimedOut bool // a startup probe failure said it timed out (for the findings)
 
@@ -87,8 +87,6 @@ func (ls *laneState) fin() *laneFinal {
 	return ls.final
 }
 
-const noDirty = int32(1<<31 - 1)
-
 // instance is one run of a container: one container ID, one attempt.
 type instance struct {
 	attempt    int32
@@ -132,12 +130,8 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 	if cs == nil {
 		return
 	}
-	if cs.RestartCount < 0 {
-		fixed := *cs // a restart count below zero means nothing: read it as none
-		fixed.RestartCount = 0
-		cs = &fixed
-		ls.oddCount = true
-	}
+	cs, fix := readCount(cs)
+	ls.oddCount |= fix
 	ls.status = cs
 	if lt := cs.LastTerminated; lt != nil {
 		attempt := cs.RestartCount
@@ -176,7 +170,7 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 		if !ls.waiting || ls.waitReason != cs.Waiting.Reason {
 			next := cs.RestartCount // the run it waits for
 			if cs.LastTerminated != nil {
-				next++
+				next = nextAttempt(next)
 			}
 			if n := len(ls.waits); n > 0 && ls.waits[n-1].attempt > next {
 				ls.waitsUnsorted = true // restart counts went back: the status is odd
@@ -202,8 +196,9 @@ func (ls *laneState) instance(id string, attempt int32) *instance {
 			return in
 		}
 	}
-	i := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= attempt })
-	for j := i; j < len(ls.instances) && ls.instances[j].attempt == attempt; j++ {
+	n := len(ls.instances)
+	i := sort.Search(n, func(i int) bool { return ls.instances[i].attempt >= attempt })
+	for j := i; j < n && ls.instances[j].attempt == attempt; j++ {
 		if in := ls.instances[j]; id == "" || in.id == "" {
 			if in.id == "" && id != "" {
 				in.id = id
@@ -211,11 +206,12 @@ func (ls *laneState) instance(id string, attempt int32) *instance {
 			}
 			return in
 		}
-		// Another container has this attempt: the status's restart count is off. A new container
-		// is a new run, after the last one known.
-		attempt = ls.instances[len(ls.instances)-1].attempt + 1
-		i = len(ls.instances)
-		break
+	}
+	if id != "" && n > 0 && attempt <= ls.instances[n-1].attempt {
+		// A new container is a run after every one known: the kubelet counts a pod's runs up.
+		// Another container has this attempt, or a later one: the status's count is off (it went
+		// back, or stuck at the largest count read), and the run is numbered after the last.
+		attempt, i = nextAttempt(ls.instances[n-1].attempt), n
 	}
 	in := &instance{attempt: attempt, id: id}
 	if id != "" {
@@ -225,10 +221,16 @@ func (ls *laneState) instance(id string, attempt int32) *instance {
 	for i < len(ls.instances) && ls.instances[i].attempt == attempt {
 		i++
 	}
+	// The Events after the last run were filed under the attempt after it (see attemptAt): a run
+	// numbered past that one takes them, and what was derived of them there goes.
+	next := int32(0)
+	if n > 0 {
+		next = nextAttempt(ls.instances[n-1].attempt)
+	}
 	ls.instances = append(ls.instances, nil)
 	copy(ls.instances[i+1:], ls.instances[i:])
 	ls.instances[i] = in
-	ls.touch(attempt)
+	ls.touch(min(attempt, next))
 	return in
 }
 
