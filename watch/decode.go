@@ -81,7 +81,7 @@ func (d *lineDecoder) decode(b []byte) (decoded, error) {
 	if d.slim != nil {
 		l := wireLine{Object: wireObject{specs: &d.specs, slim: d.slim}}
 		if d.tokenLine(b, &l) {
-			return d.finish(l)
+			return d.finish(l, b)
 		}
 	}
 	return d.decodeWithLibrary(b)
@@ -96,14 +96,14 @@ func (d *lineDecoder) decodeWithLibrary(b []byte) (decoded, error) {
 		}
 		return decoded{}, fmt.Errorf("malformed line: %w", err)
 	}
-	return d.finish(l)
+	return d.finish(l, b)
 }
 
-// finish checks a decoded line and makes its item and observation.
-func (d *lineDecoder) finish(l wireLine) (decoded, error) {
+// finish checks a decoded line, b, and makes its item and observation.
+func (d *lineDecoder) finish(l wireLine, b []byte) (decoded, error) {
 	switch {
 	case l.Time.IsZero():
-		return decoded{}, errors.New("malformed line: no \"time\"")
+		return decoded{}, zeroTime(b)
 	case l.Type != timeline.Added && l.Type != timeline.Modified && l.Type != timeline.Deleted:
 		return decoded{}, fmt.Errorf("malformed line: \"type\" is %q, not ADDED, MODIFIED or DELETED", l.Type)
 	case l.Object.skipped:
@@ -150,14 +150,18 @@ func (o *wireObject) decode(dec *jsontext.Decoder) error {
 	}
 	// Kind and apiVersion could not be read from the bytes (see sniffTypeMeta): find them with
 	// the decoder, then decode the object.
+	from := dec.StackPointer()
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
 	}
+	start := dec.InputOffset() - int64(len(raw))
 	if kind, apiVersion, err = scanTypeMeta(raw); err != nil {
 		return err
 	}
-	return o.decodeTyped(kind, apiVersion, func(obj any) error { return json.Unmarshal(raw, obj, dec.Options()) }, func() error { return nil })
+	return o.decodeTyped(kind, apiVersion, func(obj any) error {
+		return within(json.Unmarshal(raw, obj, dec.Options()), from, start)
+	}, func() error { return nil })
 }
 
 func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error, skip func() error) error {
@@ -257,6 +261,44 @@ func newObject(kind, apiVersion string) runtime.Object {
 		return &Note{} // not an observation: Observe leaves it out
 	}
 	return nil
+}
+
+// zeroTime is the error of line b, whose time decoded as the zero time: it has no "time" (or
+// null), or one that names the zero time, 0001-01-01T00:00:00Z, which is not when anything was
+// received, and is said to be.
+func zeroTime(b []byte) error {
+	dec := jsontext.NewDecoder(bytes.NewReader(b), decodeOptions)
+	if _, err := dec.ReadToken(); err == nil {
+		for dec.PeekKind() == '"' {
+			name, err := dec.ReadToken()
+			if err != nil {
+				break
+			}
+			if name.String() != "time" {
+				if dec.SkipValue() != nil {
+					break
+				}
+				continue
+			}
+			if v, err := dec.ReadToken(); err == nil && v.Kind() == '"' {
+				return fmt.Errorf("malformed line: \"time\" is %.40q, the zero time: not when anything was received", v.String())
+			}
+			break
+		}
+	}
+	return errors.New("malformed line: no \"time\"")
+}
+
+// within is err, an error of decoding on its own a value that dec had read, with the JSON pointer
+// and offset it gives made those of the whole line: what dec's own decoding would have said.
+// from is where the value is (dec.StackPointer as it began) and starts (its input offset).
+func within(err error, from jsontext.Pointer, start int64) error {
+	var se *json.SemanticError
+	if errors.As(err, &se) {
+		se.JSONPointer = from + se.JSONPointer
+		se.ByteOffset += start
+	}
+	return err
 }
 
 // scanTypeMeta finds the top-level "kind" and "apiVersion" of a JSON object wherever they are.

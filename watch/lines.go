@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 )
 
@@ -65,37 +66,98 @@ type lineReader struct {
 	r    *bufio.Reader
 	name string
 	max  int
-	n    int // the number of the last line read
+	n    int   // the number of the last line read
+	kept int64 // the bytes of the lines read, newlines included: not those of a line refused
+	// progress, if set, is told kept after each batch is read (Reader.Progress).
+	progress func(kept int64)
 }
 
 // next appends the next line, without its newline, to buf. whole is false for a last line that
 // has no newline. It returns io.EOF when no bytes remain.
 func (lr *lineReader) next(buf []byte) (out []byte, whole bool, err error) {
-	start := len(buf)
-	for {
-		frag, err := lr.r.ReadSlice('\n')
-		n := len(buf) - start + len(frag)
-		if err == nil {
-			n-- // the newline
-		}
-		if n > lr.max {
-			return buf, false, fmt.Errorf("%s:%d: line is longer than %s, the most a recording line may hold", lr.name, lr.n+1, byteSize(lr.max))
-		}
-		buf = append(buf, frag...)
-		switch {
-		case err == nil:
-			lr.n++
-			return buf[:len(buf)-1], true, nil
-		case errors.Is(err, bufio.ErrBufferFull):
-		case err == io.EOF && len(buf) == start:
-			return buf, false, io.EOF
-		case err == io.EOF:
-			lr.n++
-			return buf, false, nil
-		default:
-			return buf, false, fmt.Errorf("%s: %w", lr.name, err)
-		}
+	frag, err := lr.r.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		return lr.long(buf, frag)
 	}
+	return lr.end(append(buf, frag...), len(buf), len(frag), err)
+}
+
+// end finishes the line that ends buf, from start, after the error reading its last fragment:
+// n bytes of it were read, its newline included.
+func (lr *lineReader) end(buf []byte, start, n int, err error) ([]byte, bool, error) {
+	switch {
+	case err == nil && n-1 > lr.max:
+		return buf[:start], false, lr.tooLong(buf[start:])
+	case err == nil:
+		lr.n++
+		lr.kept += int64(n)
+		return buf[:len(buf)-1], true, nil
+	case err == io.EOF && n == 0:
+		return buf, false, io.EOF
+	case err == io.EOF && n > lr.max:
+		return buf[:start], false, lr.tooLong(buf[start:])
+	case err == io.EOF:
+		lr.n++
+		lr.kept += int64(n)
+		return buf, false, nil
+	}
+	return buf[:start], false, fmt.Errorf("%s: %w", lr.name, err)
+}
+
+// long reads a line longer than the reader's buffer, whose first fragment is frag, into chunks
+// of its own, then appends it to buf at once: a line refused as too long costs what it read,
+// the limit at most, and never a buffer grown by copying (grown by append, 1.25 times at a time,
+// a refused line of 64 MiB had allocated 3-5 times that). A line kept costs its chunks and its
+// copy in buf.
+func (lr *lineReader) long(buf, frag []byte) ([]byte, bool, error) {
+	var chunks [][]byte
+	n := 0
+	for {
+		for len(frag) > 0 {
+			if len(chunks) == 0 || len(chunks[len(chunks)-1]) == cap(chunks[len(chunks)-1]) {
+				chunks = append(chunks, make([]byte, 0, lineChunk))
+			}
+			c := &chunks[len(chunks)-1]
+			k := min(len(frag), cap(*c)-len(*c))
+			*c, frag, n = append(*c, frag[:k]...), frag[k:], n+k
+		}
+		if n > lr.max+1 { // the limit and a newline
+			return buf, false, lr.tooLong(chunks[0])
+		}
+		var err error
+		frag, err = lr.r.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		start := len(buf)
+		buf = slices.Grow(buf, n+len(frag))
+		for _, c := range chunks {
+			buf = append(buf, c...)
+		}
+		return lr.end(append(buf, frag...), start, n+len(frag), err)
+	}
+}
+
+// lineChunk is the size of the chunks a long line is read into.
+const lineChunk = 1 << 20
+
+// tooLong is the error of a line longer than the limit, whose start is some: a line of a file
+// whose lines end in a carriage return alone is the whole file, and is said to be.
+func (lr *lineReader) tooLong(some []byte) error {
+	if err := crOnly(lr.name, lr.n+1, some); err != nil {
+		return err
+	}
+	return fmt.Errorf("%s:%d: line is longer than %s, the most a recording line may hold", lr.name, lr.n+1, byteSize(lr.max))
+}
+
+// crOnly is an error naming line n of file name if the line holds a carriage return that ends
+// no line (one before its newline does: a line may end in CR LF): the file's lines end in CR
+// alone, as old Mac files did, so that this one line is many. Nil otherwise.
+func crOnly(name string, n int, line []byte) error {
+	if i := bytes.IndexByte(bytes.TrimRight(line, "\r"), '\r'); i < 0 {
+		return nil
+	}
+	return fmt.Errorf("%s:%d: the lines end in a carriage return alone (CR), not a newline (LF), so they read as one line: convert the file first, e.g. tr '\\r' '\\n'", name, n)
 }
 
 // fill reads lines into b until it holds about batchBytes, the input ends, reading fails, or
@@ -103,6 +165,9 @@ func (lr *lineReader) next(buf []byte) (out []byte, whole bool, err error) {
 // its lines are handed on as they come). A last line without its newline is a partial write: it
 // is dropped, and b.cut set, unless it is whole JSON.
 func (lr *lineReader) fill(b *batch) {
+	if lr.progress != nil {
+		defer func() { lr.progress(lr.kept) }()
+	}
 	for len(b.buf) < batchBytes && len(b.lines) < batchLines && (len(b.lines) == 0 || lr.r.Buffered() > 0) {
 		start := len(b.buf)
 		buf, whole, err := lr.next(b.buf)
@@ -117,6 +182,10 @@ func (lr *lineReader) fill(b *batch) {
 		b.buf = buf
 		line := buf[start:]
 		if !whole && !isBlank(line) && !json.Valid(line) {
+			if err := crOnly(lr.name, lr.n, line); err != nil {
+				b.buf, b.readErr = buf[:start], err
+				return
+			}
 			b.buf, b.end, b.cut = buf[:start], true, true
 			return
 		}
@@ -139,7 +208,10 @@ func (b *batch) decode(name string, dec *lineDecoder) {
 	for _, l := range b.lines {
 		d, err := dec.decode(b.buf[l.start:l.end])
 		if err != nil {
-			b.badLine = fmt.Errorf("%s:%d: %w", name, l.n, err)
+			b.badLine = crOnly(name, l.n, b.buf[l.start:l.end])
+			if b.badLine == nil {
+				b.badLine = fmt.Errorf("%s:%d: %w", name, l.n, err)
+			}
 			return
 		}
 		b.out = append(b.out, d)

@@ -158,6 +158,9 @@ func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) 
 		first.buf = b
 		switch {
 		case !whole && !isBlank(b) && !json.Valid(b):
+			if err := crOnly(name, 1, b); err != nil {
+				return nil, err
+			}
 			first.buf, first.cut = b[:0], true
 		case !isBlank(b):
 			first.lines = append(first.lines, span{0, len(b), 1})
@@ -242,6 +245,13 @@ func (rd *Reader) newDecoder() *lineDecoder {
 	}
 	return newLineDecoder()
 }
+
+// Progress has f told, on the goroutine that reads the recording, how many bytes the lines read
+// so far hold, after each batch of them is read: what memory sized by the recording should follow
+// (replay's heap limit), rather than the file's size, which a sparse file does not hold, nor a
+// file whose line 22 is refused. A line refused is not counted. It must be called before the
+// first Next.
+func (rd *Reader) Progress(f func(kept int64)) { rd.lines.progress = f }
 
 // Header is the recording's header, or nil for a file without one.
 func (rd *Reader) Header() *Header { return rd.header }

@@ -50,6 +50,7 @@ type cachedSpec struct {
 
 // UnmarshalJSONFrom implements json.UnmarshalerFrom.
 func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	from := dec.StackPointer()
 	raw, err := dec.ReadValue()
 	if err != nil {
 		return err
@@ -62,7 +63,7 @@ func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 	}
 	var spec corev1.PodSpec
 	if err := json.Unmarshal(raw, &spec, dec.Options()); err != nil {
-		return err
+		return within(err, from, dec.InputOffset()-int64(len(raw)))
 	}
 	if c.slim {
 		spec = slimSpec(&spec)
