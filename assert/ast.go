@@ -1,6 +1,7 @@
 package assert
 
 import (
+	"strings"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -131,43 +132,35 @@ func (n *compare) pos() int       { return n.at }
 func (n *logic) pos() int         { return n.at }
 func (n *not) pos() int           { return n.at }
 
-// containerKinds are the milestone kinds of a container lane by their names in the language,
-// each with whether, without [n], it reads the latest occurrence rather than the first.
-var containerKinds = map[string]struct {
+// kindRef is a milestone kind as the language names it, with whether, without [n], it reads the
+// latest occurrence rather than the first.
+type kindRef struct {
 	kind   timeline.MilestoneKind
 	latest bool
-}{
-	"created":      {timeline.MCreated, false},
-	"waiting":      {timeline.MWaiting, false},
-	"start":        {timeline.MStart, false},
-	"started":      {timeline.MStarted, false},
-	"ready":        {timeline.MReady, false},
-	"probe_failed": {timeline.MProbeFailed, false},
-	"restart":      {timeline.MRestart, true},
-	"not_ready":    {timeline.MNotReady, true},
-	"back_off":     {timeline.MBackOff, true},
-	"prestop":      {timeline.MPreStop, true},
-	"sigterm":      {timeline.MSigterm, true},
-	"exit":         {timeline.MExit, true},
 }
 
-// containerKindList is containerKinds' names in the order a container passes through them.
-const containerKindList = "created, waiting, start, restart, started, ready, not_ready, probe_failed, back_off, prestop, sigterm, exit, or restarts (a count)"
+// containerKinds and podKinds are the milestone kinds of a container lane and of the pod row by
+// their names in the language; the lists name them in the order a container and a pod pass
+// through them, for errors. All four come from the registry of kinds (timeline.Kinds).
+var (
+	containerKinds, containerKindList = kindsOn(timeline.ScopeContainer, ", or restarts (a count)")
+	podKinds, podKindList             = kindsOn(timeline.ScopePod, "")
+)
 
-// podKinds are the pod row's milestone kinds by their names in the language.
-var podKinds = map[string]struct {
-	kind   timeline.MilestoneKind
-	latest bool
-}{
-	"created":          {timeline.MCreated, false},
-	"scheduled":        {timeline.MScheduled, false},
-	"initialized":      {timeline.MInitialized, false},
-	"containers_ready": {timeline.MContainersReady, false},
-	"ready":            {timeline.MReady, false},
-	"not_ready":        {timeline.MNotReady, true},
-	"deleting":         {timeline.MDeleting, true},
-	"deleted":          {timeline.MDeleted, true},
-	"phase":            {timeline.MPhase, true},
+// kindsOn returns the kinds of scope s by their names in the language, and their names listed
+// in the registry's order ("a, b or c"), then tail.
+func kindsOn(s timeline.Scope, tail string) (map[string]kindRef, string) {
+	byName := map[string]kindRef{}
+	var names []string
+	for _, k := range timeline.Kinds() {
+		if k.On(s) && k.Assert != "" {
+			byName[k.Assert] = kindRef{k.Kind, k.Latest}
+			names = append(names, k.Assert)
+		}
+	}
+	list := strings.Join(names, ", ")
+	if tail == "" && len(names) > 1 {
+		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	return byName, list + tail
 }
-
-const podKindList = "created, scheduled, initialized, containers_ready, ready, not_ready, deleting, deleted or phase"

@@ -34,10 +34,7 @@ func finalTB(t testing.TB, name string) timeline.Snapshot {
 }
 
 // kindNames are the language's names of the milestone kinds, container's and pod's.
-func kindNames(kinds map[string]struct {
-	kind   timeline.MilestoneKind
-	latest bool
-}) map[timeline.MilestoneKind]string {
+func kindNames(kinds map[string]kindRef) map[timeline.MilestoneKind]string {
 	out := map[timeline.MilestoneKind]string{}
 	for name, k := range kinds {
 		out[k.kind] = name

@@ -5,7 +5,7 @@
 // Every format renders the same immutable timeline.Snapshot and knows nothing of clients,
 // terminals or clocks: the same Input gives the same bytes (and, for OTLP, the same trace and
 // span IDs). Text from the cluster is escaped at this edge, as each format needs: for Markdown
-// and the terminal alike (ui.Safe), as XML in SVG; JSON keeps it as it was.
+// and the terminal alike (present.Safe), as XML in SVG; JSON keeps it as it was.
 package export
 
 import (

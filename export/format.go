@@ -3,8 +3,8 @@ package export
 import (
 	"strings"
 
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // evidenceSummary is a milestone's evidence in one line: each fact's field or Event, and its note.
@@ -23,6 +23,6 @@ func evidenceSummary(m *timeline.Milestone) string {
 	return strings.Join(parts, "; ")
 }
 
-// safe is ui.Safe: text from the cluster made safe for a terminal (and for a reader's eye:
+// safe is present.Safe: text from the cluster made safe for a terminal (and for a reader's eye:
 // bidi overrides, zero-width characters and controls shown as escapes).
-func safe(s string) string { return ui.Safe(s) }
+func safe(s string) string { return present.Safe(s) }

@@ -6,12 +6,12 @@ import (
 	"unicode/utf8"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // The lanes as text, for the Markdown report: one line per container with the view's glyphs
-// (ui.UnicodeGlyphs), the pod row with its STATUS, and a time axis. Every glyph is one cell
+// (present.UnicodeGlyphs), the pod row with its STATUS, and a time axis. Every glyph is one cell
 // wide, so the lines line up in a code block.
 
 // laneWidth is the columns of time a lane has in the report.
@@ -64,7 +64,7 @@ const (
 
 // textLanes draws pod p's lanes as lines of text: labels, then the cells.
 func textLanes(p *timeline.Pod) []string {
-	g := ui.UnicodeGlyphs()
+	g := present.UnicodeGlyphs()
 	s := podSpan(p)
 	gr := grid{s: s, width: laneWidth}
 	labelW := len("pod")
@@ -89,7 +89,7 @@ func textLanes(p *timeline.Pod) []string {
 	}
 	for _, m := range p.Milestones.All() {
 		if m.Kind != timeline.MCreated && s.placed(m.At) {
-			pod.set(gr.col(m.At), g.Marker(m), prioMarker+ui.MarkerRank(m.Kind))
+			pod.set(gr.col(m.At), g.Marker(m), prioMarker+present.MarkerRank(m.Kind))
 		}
 	}
 	statusText(pod, gr, statusSegments(p, s))
@@ -111,7 +111,7 @@ func textLanes(p *timeline.Pod) []string {
 			if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !s.placed(m.At) {
 				continue
 			}
-			r.set(gr.col(m.At), g.Marker(&m), prioMarker+ui.MarkerRank(m.Kind))
+			r.set(gr.col(m.At), g.Marker(&m), prioMarker+present.MarkerRank(m.Kind))
 		}
 		line := label(safe(c.Name), textfmt.KindTag(c.Kind)) + " " + r.String()
 		if c.State != "" {

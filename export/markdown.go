@@ -17,7 +17,7 @@ import (
 // versions, nodes, container runtime).
 //
 // Text from the cluster goes into code spans (or the lanes' code block), where GitHub neither
-// renders Markdown or HTML nor links @mentions and #references, after ui.Safe has made controls
+// renders Markdown or HTML nor links @mentions and #references, after present.Safe has made controls
 // and invisible characters visible; a pipe in a table cell is escaped.
 func WriteMarkdown(w io.Writer, in Input) error {
 	b := bufio.NewWriter(w)

@@ -2,7 +2,7 @@ package export
 
 import "strings"
 
-// code is s as a Markdown code span: made safe for the eye (ui.Safe), on one line, fenced with
+// code is s as a Markdown code span: made safe for the eye (present.Safe), on one line, fenced with
 // more backticks than any run of them in s, so that nothing in it is Markdown, HTML, a mention
 // or a link. An empty s is an empty pair of quotes in a code span.
 func code(s string) string {

@@ -10,8 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // WriteSVG draws the lanes as a picture, as the terminal view shows them and in its colours: for
@@ -20,7 +20,7 @@ import (
 // a whisker over the interval it certainly lies in; a time axis below, shared by every pod.
 // Hovering over a mark shows its offset, bound, source and detail (an SVG title).
 //
-// Every text from the cluster is made safe for the eye (ui.Safe) and then XML-escaped.
+// Every text from the cluster is made safe for the eye (present.Safe) and then XML-escaped.
 func WriteSVG(w io.Writer, in Input) error {
 	d := newSVGDrawing(in)
 	b := bufio.NewWriter(w)
@@ -42,7 +42,7 @@ const (
 type svgDrawing struct {
 	in     Input
 	pal    palette
-	glyphs ui.Glyphs
+	glyphs present.Glyphs
 	s      span
 	x0, x1 float64 // the time axis' left and right ends
 	body   strings.Builder
@@ -50,7 +50,7 @@ type svgDrawing struct {
 }
 
 func newSVGDrawing(in Input) *svgDrawing {
-	d := &svgDrawing{in: in, pal: newPalette(), glyphs: ui.UnicodeGlyphs(), s: snapshotSpan(in.Snapshot)}
+	d := &svgDrawing{in: in, pal: newPalette(), glyphs: present.UnicodeGlyphs(), s: snapshotSpan(in.Snapshot)}
 	label := len("pod")
 	for _, p := range in.Snapshot.Pods.Items() {
 		for _, c := range p.Containers {
@@ -218,7 +218,7 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 		color = d.pal.muted
 	}
 	if m.Failed() && m.Source != timeline.SourceInferred {
-		color = d.pal.markerFailed
+		color = d.pal.failed
 	}
 	if !m.Earliest.IsZero() && !m.Latest.IsZero() && m.Latest.After(m.Earliest) {
 		lo, hi, wy := d.x(m.Earliest), d.x(m.Latest), mid+svgBar/2+2
@@ -257,31 +257,44 @@ func (d *svgDrawing) axis(top float64) {
 	d.y += svgRow + 8
 }
 
-// legend explains the glyphs and the shading, as the view's legend line does.
+// legend explains the glyphs and the shading, as the view's short legend does (present.Legend),
+// on as many lines as the picture's width needs; a lane state is a shaded box, as on the lanes.
 func (d *svgDrawing) legend() {
 	x := svgPad
-	for _, it := range []struct {
-		kind timeline.MilestoneKind
-		name string
-	}{{timeline.MStart, "start"}, {timeline.MStarted, "started"}, {timeline.MReady, "ready"},
-		{timeline.MSigterm, "SIGTERM"}, {timeline.MExit, "exit"}, {timeline.MRestart, "restart"}} {
-		m := timeline.Milestone{Kind: it.kind}
-		d.printf(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`, x, d.y, d.pal.markers[it.kind], esc(d.glyphs.Marker(&m)))
-		d.text(x+svgCharW+3, d.y, d.pal.muted, it.name, "")
-		x += float64(len(it.name)+3) * svgCharW
-	}
-	d.printf(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`, x, d.y, d.pal.markerFailed, esc(d.glyphs.ExitFailed))
-	d.text(x+svgCharW+3, d.y, d.pal.muted, "failed", "")
-	x += 9 * svgCharW
-	d.text(x, d.y, d.pal.muted, d.glyphs.Inferred+" inferred", ` font-style="italic"`)
-	x += 11 * svgCharW
-	for _, st := range []timeline.LaneState{timeline.StateWaiting, timeline.StateRunning, timeline.StateStarted,
-		timeline.StateReady, timeline.StateTerminating} {
-		d.printf(`<rect x="%.1f" y="%.1f" width="14" height="10" fill="%s" fill-opacity="%.2f"/>`, x, d.y-9, d.pal.states[st], stateOpacity[st])
-		d.text(x+18, d.y, d.pal.muted, string(st), "")
-		x += 18 + float64(len(st)+2)*svgCharW
+	for _, it := range present.Legend(false) {
+		if it.Of == present.OfLogLines {
+			continue // the picture does not draw log lines
+		}
+		w := float64(len(it.Label)+3) * svgCharW
+		if it.Of == present.OfState {
+			w = 18 + float64(len(it.Label)+2)*svgCharW
+		}
+		if x+w > d.x1+svgPad && x > svgPad {
+			x, d.y = svgPad, d.y+svgRow-4
+		}
+		d.legendItem(x, it)
+		x += w
 	}
 	d.y += 4
+}
+
+// legendItem draws one item of the legend at x.
+func (d *svgDrawing) legendItem(x float64, it present.LegendItem) {
+	switch it.Of {
+	case present.OfState:
+		d.printf(`<rect x="%.1f" y="%.1f" width="14" height="10" fill="%s" fill-opacity="%.2f"/>`, x, d.y-9, d.pal.states[it.State], stateOpacity[it.State])
+		d.text(x+18, d.y, d.pal.muted, it.Label, "")
+		return
+	case present.OfInferred:
+		d.text(x, d.y, d.pal.muted, d.glyphs.Inferred+" "+it.Label, ` font-style="italic"`)
+		return
+	}
+	color := d.pal.markers[it.Kind]
+	if it.Of == present.OfFailed {
+		color = d.pal.failed
+	}
+	d.printf(`<text x="%.1f" y="%.1f" fill="%s">%s</text>`, x, d.y, color, esc(d.glyphs.Glyph(it)))
+	d.text(x+svgCharW+3, d.y, d.pal.muted, it.Label, "")
 }
 
 // statusColor colours a STATUS text as the view does.
@@ -307,7 +320,7 @@ func badReason(r string) bool {
 	return r != "" && r != "Completed" && r != "ContainerCreating" && r != "PodInitializing" && !strings.HasPrefix(r, "exit 0")
 }
 
-// esc makes text from the cluster safe for the eye (ui.Safe) and for XML: markup characters
+// esc makes text from the cluster safe for the eye (present.Safe) and for XML: markup characters
 // escaped, and characters XML does not allow replaced.
 func esc(s string) string {
 	var b strings.Builder

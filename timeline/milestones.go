@@ -6,13 +6,6 @@ import (
 	"time"
 )
 
-// kindRank orders milestones that share a time in the order they happen.
-var kindRank = map[MilestoneKind]int{
-	MCreated: 0, MScheduled: 1, MWaiting: 2, MStart: 3, MRestart: 3, MStarted: 4, MInitialized: 5,
-	MReady: 6, MContainersReady: 6, MProbeFailed: 7, MNotReady: 8, MBackOff: 8, MDeleting: 9,
-	MPreStop: 10, MSigterm: 10, MExit: 11, MPhase: 12, MCondition: 12, MDeleted: 13,
-}
-
 // sortMilestones puts ms in the order of Before, stably. A milestone is a few hundred bytes, so
 // the order is found on indices (by insertion for a run's handful, by a stable sort for a long
 // pod row), then each milestone is moved once, along the permutation's cycles.

@@ -52,11 +52,11 @@ func (m *Milestone) Detail() string {
 // inferred one. The condition's type is as the cluster wrote it: whoever shows it escapes it.
 func (m *Milestone) KindName() string {
 	k := string(m.Kind)
-	switch m.Kind {
-	case MContainersReady:
-		k = "ctrs-ready"
-	case MCondition:
-		k = "job " + m.Reason
+	if info, ok := InfoOf(m.Kind); ok {
+		k = info.Display
+	}
+	if m.Kind == MCondition {
+		k += " " + m.Reason
 	}
 	if m.Source == SourceInferred {
 		k += "?"

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 )
 
 // zoomSpans are the spans the time axis can be zoomed to; zero is "fit": the whole life of the
@@ -123,7 +124,7 @@ func (w *window) cell(i int) (from, to time.Time) {
 // ticks returns the axis' tick times, as offsets from origin, spaced so their labels fit. Ticks
 // are at least 4 columns apart, so there are never more than width/4+1 of them, whatever the
 // window and the origin: the loop is bounded by that, not by time.
-func (w *window) ticks(origin time.Time, g Glyphs) []time.Duration {
+func (w *window) ticks(origin time.Time, g present.Glyphs) []time.Duration {
 	if w.width <= 0 || w.span <= 0 {
 		return nil
 	}

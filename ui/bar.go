@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -51,7 +52,7 @@ type cell struct {
 const (
 	prioFill   = 1
 	prioText   = 2
-	prioMarker = 10 // plus MarkerRank
+	prioMarker = 10 // plus present.MarkerRank
 )
 
 // newBar is an empty bar of width cells, in a row with those ends. It reuses the cells of the
@@ -189,7 +190,7 @@ type markRef struct {
 }
 
 func newMarkRef(m *timeline.Milestone) markRef {
-	return markRef{at: unixNano(m.At), prio: int8(prioMarker + MarkerRank(m.Kind)), look: lookOf(m), m: m}
+	return markRef{at: unixNano(m.At), prio: int8(prioMarker + present.MarkerRank(m.Kind)), look: lookOf(m), m: m}
 }
 
 // laneMarks are the markers of pod p's container i, or of its pod row for -1, in time order.

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -114,7 +115,7 @@ func drawEvents(f *frame, r eventRows, pt podTimes) []string {
 	for _, e := range r.evs {
 		offW = max(offW, cellWidth(pt.fmtAt(e.At)))
 		whoW = max(whoW, cellWidth(eventWho(*e)))
-		reasonW = max(reasonW, cellWidth(Safe(e.Reason)))
+		reasonW = max(reasonW, cellWidth(present.Safe(e.Reason)))
 	}
 	whoW, reasonW = min(whoW, 14), min(reasonW, 18)
 	if f.width < 60 {
@@ -138,7 +139,7 @@ func drawEvents(f *frame, r eventRows, pt podTimes) []string {
 		if at == r.cursor {
 			sel, style, styled = f.st.Glyphs.Cursor, sCursor, true
 		}
-		reason := pad(Safe(e.Reason), reasonW)
+		reason := pad(present.Safe(e.Reason), reasonW)
 		if e.Type == "Warning" && !styled {
 			reason = f.styled(sWarning, reason)
 		}
@@ -158,10 +159,10 @@ func drawEvents(f *frame, r eventRows, pt podTimes) []string {
 // eventWho names what an Event is about: its container, else its object's kind.
 func eventWho(e timeline.Event) string {
 	if e.Container != "" {
-		return Safe(e.Container)
+		return present.Safe(e.Container)
 	}
 	if kind, _, ok := strings.Cut(e.Object, "/"); ok {
-		return Safe(strings.ToLower(kind))
+		return present.Safe(strings.ToLower(kind))
 	}
-	return Safe(e.Object)
+	return present.Safe(e.Object)
 }

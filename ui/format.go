@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -123,7 +124,7 @@ func joinFit(parts []string, sep string, width int) string {
 
 // kindTag is the short tag a lane's label shows for its container kind.
 func kindTag(k timeline.ContainerKind, short bool) string {
-	t := Safe(textfmt.KindTag(k))
+	t := present.Safe(textfmt.KindTag(k))
 	if short {
 		return ansi.Truncate(t, 1, "") // a cell, not a byte
 	}

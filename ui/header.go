@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -12,9 +13,9 @@ import (
 // selected pod's facts on the second.
 func renderHeader(f *frame, p *timeline.Pod) []string {
 	title := f.styled(sTitle, "sidecar-top")
-	target := Safe(f.target)
+	target := present.Safe(f.target)
 	if f.namespace != "" {
-		target += " in " + Safe(f.namespace)
+		target += " in " + present.Safe(f.namespace)
 	}
 	right := modeBadge(f)
 	line := title + "  " + f.styled(sMuted, target)
@@ -37,21 +38,21 @@ func renderHeader(f *frame, p *timeline.Pod) []string {
 		}
 		return f.styled(sMuted, s+" ")
 	}
-	name := label("pod") + f.styled(sText, Safe(p.Name))
+	name := label("pod") + f.styled(sText, present.Safe(p.Name))
 	if pos := f.podPosition(); pos != "" && f.width >= 60 {
 		name += " " + f.styled(sMuted, "("+pos+")")
 	}
 	parts := []string{
 		name,
-		label("status") + f.statusStyled(Safe(p.Status)),
+		label("status") + f.statusStyled(present.Safe(p.Status)),
 		f.styled(sMuted, "age ") + textfmt.Dur(f.liveEnd(p).Sub(f.times(p).origin)),
 	}
 	if p.Deleted {
 		parts = append(parts, f.styled(sFailed, "deleted"))
 	}
-	parts = append(parts, label("phase")+Safe(p.Phase))
+	parts = append(parts, label("phase")+present.Safe(p.Phase))
 	if p.Node != "" {
-		parts = append(parts, label("node")+Safe(p.Node))
+		parts = append(parts, label("node")+present.Safe(p.Node))
 	}
 	return append(out, joinFit(parts, f.styled(sFaint, " · "), f.width))
 }

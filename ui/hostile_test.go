@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/internal/hostile"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -68,7 +69,7 @@ func checkSafe(t *testing.T, what, out string, width, height int) {
 		case r == '\n':
 		case r < 0x20 || r == 0x7f:
 			t.Fatalf("%s: control %#x at %d: %q", what, r, i, context(out, i))
-		case unsafeRune(r):
+		case present.Unsafe(r):
 			t.Fatalf("%s: %U at %d: %q", what, r, i, context(out, i))
 		}
 		i += size

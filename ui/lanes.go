@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -20,11 +21,11 @@ func measureLanes(p *timeline.Pod) lanesWidths {
 	var lw lanesWidths
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		lw.name = max(lw.name, cellWidth(Safe(c.Name)))
+		lw.name = max(lw.name, cellWidth(present.Safe(c.Name)))
 		if c.RestartCount > 0 {
 			lw.restart = max(lw.restart, len(strconv.Itoa(int(c.RestartCount)))+2)
 		}
-		lw.state = max(lw.state, cellWidth(Safe(c.State)))
+		lw.state = max(lw.state, cellWidth(present.Safe(c.State)))
 	}
 	return lw
 }
@@ -49,7 +50,7 @@ func newLaneLayout(lw lanesWidths, job *timeline.Job, width int) laneLayout {
 	}
 	l.nameW = max(len("pod"), lw.name)
 	if job != nil {
-		l.nameW = max(l.nameW, cellWidth(Safe(job.Name)))
+		l.nameW = max(l.nameW, cellWidth(present.Safe(job.Name)))
 	}
 	l.restartW = lw.restart
 	l.nameW = min(l.nameW, maxName)
@@ -152,7 +153,7 @@ func podSegments(p *timeline.Pod, w *window) []textSeg {
 	hi := min(sort.Search(len(ss), func(i int) bool { return ss[i].At.After(w.end) })+1, len(ss))
 	out := make([]textSeg, 0, max(hi-lo, 0))
 	for _, s := range ss[lo:max(hi, lo)] {
-		out = append(out, textSeg{s.At, Safe(s.Status)})
+		out = append(out, textSeg{s.At, present.Safe(s.Status)})
 	}
 	return out
 }
@@ -207,15 +208,15 @@ func renderLanes(f *frame, p *timeline.Pod, job *timeline.Job, l laneLayout, w *
 		var row string
 		switch {
 		case i < podAt:
-			state := fmt.Sprintf("%s %d/%d/%d", Safe(job.Status), job.Active, job.Succeeded, job.Failed)
-			ln := lane{name: Safe(job.Name), tag: kindTag("job", l.tagW < 4), state: state}
+			state := fmt.Sprintf("%s %d/%d/%d", present.Safe(job.Status), job.Active, job.Succeeded, job.Failed)
+			ln := lane{name: present.Safe(job.Name), tag: kindTag("job", l.tagW < 4), state: state}
 			row = jobBar(f, job, w, end, l.ends(f, ln))
 		case i == podAt:
-			ln := lane{name: "pod", state: Safe(p.Status), selected: f.view.lane == ""}
+			ln := lane{name: "pod", state: present.Safe(p.Status), selected: f.view.lane == ""}
 			row = podBar(f, p, w, end, l.ends(f, ln))
 		default:
 			c := &p.Containers[i-podAt-1]
-			ln := lane{name: Safe(c.Name), tag: kindTag(c.Kind, l.tagW < 4), state: Safe(c.State),
+			ln := lane{name: present.Safe(c.Name), tag: kindTag(c.Kind, l.tagW < 4), state: present.Safe(c.State),
 				restarts: c.RestartCount, selected: f.view.lane == c.Name}
 			row = containerBar(f, p, i-podAt-1, w, end, l.ends(f, ln))
 		}

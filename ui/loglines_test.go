@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -28,23 +29,23 @@ func loggedPod() *timeline.Pod {
 func TestPlaceLogs(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
-		glyphs Glyphs
+		glyphs present.Glyphs
 		from   float64
 		to     float64
 		width  int
 		want   string
 	}{
-		{"a cell a second", UnicodeGlyphs(), 0, 12, 12, "█╷╻██╷████──"},
-		{"ascii", ASCIIGlyphs(), 0, 12, 12, "#,;##,####__"},
+		{"a cell a second", present.UnicodeGlyphs(), 0, 12, 12, "█╷╻██╷████──"},
+		{"ascii", present.ASCIIGlyphs(), 0, 12, 12, "#,;##,####__"},
 		// Half a second a cell: the first line is at 1.5 s, the last at 5.25 s.
-		{"zoomed in", UnicodeGlyphs(), 0, 6, 12, "███╷╻╻████╷█"},
+		{"zoomed in", present.UnicodeGlyphs(), 0, 6, 12, "███╷╻╻████╷█"},
 		// Three seconds a cell: 31 lines in the first three, 2 in the next three.
-		{"zoomed out", UnicodeGlyphs(), 0, 12, 4, "╻╷█─"},
-		{"after the lines", UnicodeGlyphs(), 6, 12, 6, "████──"},
+		{"zoomed out", present.UnicodeGlyphs(), 0, 12, 4, "╻╷█─"},
+		{"after the lines", present.UnicodeGlyphs(), 6, 12, 6, "████──"},
 		// A tenth of a second a cell: the one line of the second second is at its start (the
 		// run's first line); the thirty of the third fill it; the last two are spread, the last at 5.25 s.
-		{"a tenth a cell", UnicodeGlyphs(), 1.4, 2.4, 10, "█╷████╻╻╻╻"},
-		{"the last lines", UnicodeGlyphs(), 5, 5.5, 10, "█╷███╷████"},
+		{"a tenth a cell", present.UnicodeGlyphs(), 1.4, 2.4, 10, "█╷████╻╻╻╻"},
+		{"the last lines", present.UnicodeGlyphs(), 5, 5.5, 10, "█╷███╷████"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := plainStyles()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -17,7 +18,7 @@ func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
 	}
 	items := make([]string, 0, len(gaps))
 	for _, g := range gaps {
-		items = append(items, f.styled(sMuted, "Δ ")+Safe(g.Name)+" "+f.styled(sText, textfmt.Gap(g.Span)))
+		items = append(items, f.styled(sMuted, "Δ ")+present.Safe(g.Name)+" "+f.styled(sText, textfmt.Gap(g.Span)))
 	}
 	lines := wrapItems(items, f.width-1, height, "   ")
 	for i := range lines {
@@ -65,7 +66,7 @@ func wrapFinding(f *frame, x *timeline.Finding, within string) []string {
 	if x.Severity == timeline.SeverityWarning {
 		mark, style = "! ", sWarning
 	}
-	lines := strings.Split(ansi.Wordwrap(Safe(x.Line(within)), max(f.width-4, 10), " "), "\n")
+	lines := strings.Split(ansi.Wordwrap(present.Safe(x.Line(within)), max(f.width-4, 10), " "), "\n")
 	if len(lines) > maxFindingLines {
 		lines = lines[:maxFindingLines]
 		lines[maxFindingLines-1] = truncate(lines[maxFindingLines-1]+" …", max(f.width-4, 10))
@@ -85,54 +86,12 @@ func wrapFinding(f *frame, x *timeline.Finding, within string) []string {
 // message of kilobytes in it) ends in an ellipsis rather than push the rest off the screen.
 const maxFindingLines = 4
 
-// legendItems explain the glyphs: lane states, then milestone markers; all of them when full,
-// else those of container lanes. sep goes between a glyph and its name.
+// legendItems explain the glyphs (present.Legend): milestone markers and lane states, then, when
+// full, the markers of the pod row and the rarer ones. sep goes between a glyph and its name.
 func legendItems(st Styles, full bool, sep string) []string {
-	g := st.Glyphs
 	var items []string
-	core := []struct {
-		kind timeline.MilestoneKind
-		name string
-	}{
-		{timeline.MStart, "start"}, {timeline.MStarted, "started"}, {timeline.MReady, "ready"},
-		{timeline.MSigterm, "SIGTERM"}, {timeline.MExit, "exit"}, {"", "failed"},
-		{timeline.MRestart, "restart"},
-	}
-	extra := []struct {
-		kind timeline.MilestoneKind
-		name string
-	}{
-		{timeline.MNotReady, "not ready"}, {timeline.MProbeFailed, "probe failed"},
-		{timeline.MBackOff, "back-off"}, {timeline.MScheduled, "scheduled"},
-		{timeline.MInitialized, "initialized"}, {timeline.MContainersReady, "containers ready"},
-		{timeline.MDeleting, "deleting"}, {timeline.MDeleted, "deleted"},
-	}
-	marker := func(kind timeline.MilestoneKind, name string) string {
-		if kind == "" {
-			return st.MarkerFailed.Render(g.ExitFailed) + sep + name
-		}
-		return st.Markers[kind].Render(g.Markers[kind]) + sep + name
-	}
-	for _, m := range core {
-		items = append(items, marker(m.kind, m.name))
-	}
-	items = append(items, st.InferredMarkers[timeline.MSigterm].Render(g.Inferred)+sep+"inferred")
-	for _, s := range []struct {
-		state timeline.LaneState
-		name  string
-	}{
-		{timeline.StateWaiting, "waiting"},
-		{timeline.StateRunning, "running"}, {timeline.StateStarted, "started"},
-		{timeline.StateReady, "ready"}, {timeline.StateTerminating, "terminating"},
-		{timeline.StateTerminated, "exited"}, {timeline.StatePending, "pending"},
-	} {
-		items = append(items, st.States[s.state].Render(g.States[s.state])+sep+s.name)
-	}
-	items = append(items, st.States[timeline.StateReady].Render(g.LogLines[0])+sep+"log lines")
-	if full {
-		for _, m := range extra {
-			items = append(items, marker(m.kind, m.name))
-		}
+	for _, it := range present.Legend(full) {
+		items = append(items, st.legendStyle(it).Render(st.Glyphs.Glyph(it))+sep+it.Label)
 	}
 	return items
 }

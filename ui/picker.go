@@ -6,6 +6,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -31,16 +32,16 @@ type podInfo struct {
 }
 
 func newPodInfo(p *timeline.Pod, order int) *podInfo {
-	in := &podInfo{uid: p.UID, name: Safe(p.Name), status: Safe(p.Status), deleted: p.Deleted, order: order}
+	in := &podInfo{uid: p.UID, name: present.Safe(p.Name), status: present.Safe(p.Status), deleted: p.Deleted, order: order}
 	for i := range p.Gaps {
 		if g := &p.Gaps[i]; in.slowest == nil || g.Span.Value > in.slowest.Span.Value {
 			in.slowest = g
 		}
 	}
 	if g := in.slowest; g != nil {
-		in.gapValue, in.gapName = textfmt.Dur(g.Span.Value), Safe(g.Name)
+		in.gapValue, in.gapName = textfmt.Dur(g.Span.Value), present.Safe(g.Name)
 	}
-	in.text = in.name + " " + in.status + " " + Safe(p.Node)
+	in.text = in.name + " " + in.status + " " + present.Safe(p.Node)
 	return in
 }
 

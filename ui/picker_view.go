@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+
+	"github.com/sidecar-top/sidecar-top/present"
 )
 
 // renderPicker draws the pod picker in h lines: a title with the filter and the count, the
@@ -25,7 +27,7 @@ func renderPicker(f *frame, memo *navMemo, h int) []string {
 
 	title := f.styled(sTableHeader, "PODS")
 	if pk.filter != "" || pk.typing {
-		title += f.styled(sMuted, " · filter ") + Safe(pk.filter)
+		title += f.styled(sMuted, " · filter ") + present.Safe(pk.filter)
 	}
 	if pk.slowest {
 		title += f.styled(sMuted, " · slowest gap first")

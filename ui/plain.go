@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -98,7 +99,7 @@ func (p *Plain) Update(s timeline.Snapshot) {
 			lines = map[plainKey]*plainLine{}
 			p.jobs[j.UID] = lines
 		}
-		owner := "job/" + Safe(j.Name)
+		owner := "job/" + present.Safe(j.Name)
 		p.ownerW = max(p.ownerW, cellWidth(owner))
 		nth := map[timeline.MilestoneKind]int{}
 		for i := range j.Milestones {
@@ -117,7 +118,7 @@ func (p *Plain) Update(s timeline.Snapshot) {
 func (p *Plain) note(n string) {
 	if !p.notes[n] {
 		p.notes[n] = true
-		p.printf("note: %s\n", Safe(n))
+		p.printf("note: %s\n", present.Safe(n))
 	}
 }
 
@@ -136,7 +137,7 @@ func (p *Plain) podFresh(pod *timeline.Pod) {
 	if pp.pod != nil {
 		old = pp.pod.Milestones
 	}
-	owner := Safe(pod.Name)
+	owner := present.Safe(pod.Name)
 	p.ownerW = max(p.ownerW, cellWidth(owner))
 	pt := newPodTimes(pod)
 	if pt.noCreation {
@@ -196,7 +197,7 @@ func (p *Plain) printMilestone(pm plainMilestone) {
 	if prev, ok := p.last[pm.uid]; ok && placed && (pm.times == nil || pm.times.placed(prev.At)) {
 		gap = plainGap.format(between(prev, m))
 	}
-	lane := Safe(pm.lane)
+	lane := present.Safe(pm.lane)
 	switch pm.lane {
 	case "":
 		lane = "pod"
@@ -204,7 +205,7 @@ func (p *Plain) printMilestone(pm plainMilestone) {
 		lane = "-"
 	}
 	cells := []string{padCells(pm.owner, p.ownerW), padCells(offset, plainOffset.width()), padCells(gap, plainGap.width()),
-		padCells(lane, 12), padCells(kindName(m), 12), padCells(Safe(string(m.Source)), 8), detail(m)}
+		padCells(lane, 12), padCells(kindName(m), 12), padCells(present.Safe(string(m.Source)), 8), detail(m)}
 	if p.explain && m.Why != "" {
 		if cells[len(cells)-1] == "" {
 			cells = cells[:len(cells)-1]
@@ -246,7 +247,7 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		p.podSummary(pod)
 	}
 	for _, j := range s.Jobs {
-		p.printf("job %s in %s: %s (active %d, succeeded %d, failed %d)", Safe(j.Name), Safe(j.Namespace), Safe(j.Status),
+		p.printf("job %s in %s: %s (active %d, succeeded %d, failed %d)", present.Safe(j.Name), present.Safe(j.Namespace), present.Safe(j.Status),
 			j.Active, j.Succeeded, j.Failed)
 		if j.Deleted {
 			p.printf(", deleted")
@@ -255,7 +256,7 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 		var conds []string
 		for _, m := range j.Milestones {
 			if m.Kind == timeline.MCondition {
-				conds = append(conds, Safe(m.Reason)+" "+textfmt.Span(m.Offset))
+				conds = append(conds, present.Safe(m.Reason)+" "+textfmt.Span(m.Offset))
 			}
 		}
 		if len(conds) > 0 {
@@ -266,14 +267,14 @@ func (p *Plain) Summary(s timeline.Snapshot) {
 }
 
 func (p *Plain) podSummary(pod *timeline.Pod) {
-	p.printf("pod %s in %s (uid %s)", Safe(pod.Name), Safe(pod.Namespace), Safe(pod.UID))
+	p.printf("pod %s in %s (uid %s)", present.Safe(pod.Name), present.Safe(pod.Namespace), present.Safe(pod.UID))
 	if pod.Node != "" {
-		p.printf(" on %s", Safe(pod.Node))
+		p.printf(" on %s", present.Safe(pod.Node))
 	}
 	if pod.Owner != nil {
-		p.printf(", owned by %s", Safe(pod.Owner.String()))
+		p.printf(", owned by %s", present.Safe(pod.Owner.String()))
 	}
-	p.printf(": %s, phase %s", Safe(pod.Status), Safe(pod.Phase))
+	p.printf(": %s, phase %s", present.Safe(pod.Status), present.Safe(pod.Phase))
 	if pod.Deleted {
 		p.printf(", deleted")
 	}
@@ -281,13 +282,13 @@ func (p *Plain) podSummary(pod *timeline.Pod) {
 	pt := newPodTimes(pod)
 	var seq []string
 	for _, st := range pod.Statuses {
-		seq = append(seq, Safe(st.Status)+" "+pt.fmtAt(st.At))
+		seq = append(seq, present.Safe(st.Status)+" "+pt.fmtAt(st.At))
 	}
 	if len(seq) > 0 {
 		p.printf("  status: %s\n", strings.Join(seq, " → "))
 	}
 	for _, c := range pod.Containers {
-		p.printf("  %s (%s): %s", Safe(c.Name), Safe(string(c.Kind)), Safe(c.State))
+		p.printf("  %s (%s): %s", present.Safe(c.Name), present.Safe(string(c.Kind)), present.Safe(c.State))
 		if c.RestartCount > 0 {
 			p.printf(", %d restarts", c.RestartCount)
 		}
@@ -297,14 +298,14 @@ func (p *Plain) podSummary(pod *timeline.Pod) {
 		p.printf("  gaps:\n")
 		w, vw := 0, 0
 		for _, g := range pod.Gaps {
-			w, vw = max(w, cellWidth(Safe(g.Name))), max(vw, cellWidth(textfmt.Gap(g.Span)))
+			w, vw = max(w, cellWidth(present.Safe(g.Name))), max(vw, cellWidth(textfmt.Gap(g.Span)))
 		}
 		for _, g := range pod.Gaps {
 			if p.explain && g.Why != "" {
-				p.printf("    %s  %s  why: %s\n", padCells(Safe(g.Name), w), padCells(textfmt.Gap(g.Span), vw), safeFields(g.Why))
+				p.printf("    %s  %s  why: %s\n", padCells(present.Safe(g.Name), w), padCells(textfmt.Gap(g.Span), vw), safeFields(g.Why))
 				continue
 			}
-			p.printf("    %s  %s\n", padCells(Safe(g.Name), w), textfmt.Gap(g.Span))
+			p.printf("    %s  %s\n", padCells(present.Safe(g.Name), w), textfmt.Gap(g.Span))
 		}
 	}
 	p.findings(pod.Findings(), pod.Name)
@@ -317,6 +318,6 @@ func (p *Plain) findings(fs []timeline.Finding, within string) {
 	}
 	p.printf("  findings:\n")
 	for _, f := range fs {
-		p.printf("    %s: %s\n", Safe(string(f.Severity)), Safe(f.Line(within)))
+		p.printf("    %s: %s\n", present.Safe(string(f.Severity)), present.Safe(f.Line(within)))
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -64,10 +65,10 @@ func checkOrder(t *testing.T, out string, final timeline.Snapshot) (lines int) {
 	t.Helper()
 	origin := map[string]time.Time{}
 	for _, p := range final.Pods.Items() {
-		origin[Safe(p.Name)] = newPodTimes(p).origin
+		origin[present.Safe(p.Name)] = newPodTimes(p).origin
 	}
 	for _, j := range final.Jobs {
-		origin["job/"+Safe(j.Name)] = j.Created
+		origin["job/"+present.Safe(j.Name)] = j.Created
 	}
 	last := map[string]time.Duration{}
 	var lastAt time.Time

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -56,12 +57,12 @@ func (q query) match(text string) bool {
 // rowText is what a search of the milestone table looks at: what the row shows but its times.
 func rowText(r *timeline.Row) string {
 	m := r.Milestone
-	return laneName(r.Lane) + " " + kindName(*m) + " " + detail(*m) + " " + Safe(string(m.Source))
+	return laneName(r.Lane) + " " + kindName(*m) + " " + detail(*m) + " " + present.Safe(string(m.Source))
 }
 
 // eventText is what a search of the Events looks at: what the row shows but its time.
 func eventText(e *timeline.Event) string {
-	return eventWho(*e) + " " + Safe(e.Reason) + " " + safeFields(e.Message)
+	return eventWho(*e) + " " + present.Safe(e.Reason) + " " + safeFields(e.Message)
 }
 
 // editQuery applies a key to a query being typed: a printable character or a space is added,
@@ -203,7 +204,7 @@ func (m *Model) navMemo() *navMemo {
 // among the matches.
 func searchLead(f *frame, memo *navMemo, p *timeline.Pod) string {
 	s := f.view.search
-	text := "/" + Safe(s.query)
+	text := "/" + present.Safe(s.query)
 	if s.typing {
 		text += typingCaret(f)
 	}

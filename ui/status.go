@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -26,7 +27,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 	switch s, pk := f.view.search, f.view.picker; {
 	case pk.open:
 		if pk.typing {
-			lead = "filter: " + Safe(pk.filter) + typingCaret(f)
+			lead = "filter: " + present.Safe(pk.filter) + typingCaret(f)
 		}
 		what = 1 + boolUint8(pk.typing) + 2*boolUint8(pk.slowest)
 		hints = func() []key.Binding { return pickerHelp(k, pk.typing, pk.slowest) }

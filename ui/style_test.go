@@ -4,10 +4,10 @@ import (
 	"io"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 	"github.com/muesli/termenv"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -55,50 +55,6 @@ func TestNewRenderer(t *testing.T) {
 	}
 }
 
-// TestGlyphs checks every glyph is one cell wide, and every lane state and milestone kind has
-// its own.
-func TestGlyphs(t *testing.T) {
-	states := []timeline.LaneState{timeline.StatePending, timeline.StateWaiting, timeline.StateRunning,
-		timeline.StateStarted, timeline.StateReady, timeline.StateTerminating, timeline.StateTerminated}
-	kinds := []timeline.MilestoneKind{timeline.MCreated, timeline.MWaiting, timeline.MStart, timeline.MRestart,
-		timeline.MStarted, timeline.MReady, timeline.MNotReady, timeline.MProbeFailed, timeline.MBackOff,
-		timeline.MSigterm, timeline.MExit, timeline.MScheduled, timeline.MInitialized, timeline.MContainersReady,
-		timeline.MDeleting, timeline.MDeleted, timeline.MPhase, timeline.MCondition}
-	for name, g := range map[string]Glyphs{"unicode": UnicodeGlyphs(), "ascii": ASCIIGlyphs()} {
-		all := []string{g.ExitFailed, g.Inferred, g.Condition, g.PodFill, g.Tick, g.Cursor, g.Selected, g.Restarts}
-		seen := map[string]timeline.LaneState{}
-		for _, s := range states {
-			gl, ok := g.States[s]
-			if !ok {
-				t.Errorf("%s: no glyph for state %s", name, s)
-			}
-			if other, dup := seen[gl]; dup {
-				t.Errorf("%s: states %s and %s share %q", name, s, other, gl)
-			}
-			seen[gl] = s
-			all = append(all, gl)
-		}
-		for _, k := range kinds {
-			gl, ok := g.Markers[k]
-			if !ok {
-				t.Errorf("%s: no marker for %s", name, k)
-			}
-			all = append(all, gl)
-		}
-		for _, c := range g.Conditions {
-			all = append(all, c)
-		}
-		for _, gl := range all {
-			if lipgloss.Width(gl) != 1 || len([]rune(gl)) != 1 {
-				t.Errorf("%s: glyph %q is not one cell", name, gl)
-			}
-			if name == "ascii" && (len(gl) != 1 || gl[0] < ' ' || gl[0] > '~') {
-				t.Errorf("ascii: glyph %q is not printable ASCII", gl)
-			}
-		}
-	}
-}
-
 // TestColourLayout checks colours change nothing but colours: the view with colours, stripped,
 // is the view without.
 func TestColourLayout(t *testing.T) {
@@ -120,7 +76,7 @@ func TestColourLayout(t *testing.T) {
 
 func TestViewASCII(t *testing.T) {
 	s := plainStyles()
-	s.Glyphs = ASCIIGlyphs()
+	s.Glyphs = present.ASCIIGlyphs()
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, s)
 	golden(t, m.View())
 }

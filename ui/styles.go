@@ -5,28 +5,15 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-)
-
-// The palette: each colour adapts to light and dark backgrounds.
-var (
-	colMuted   = lipgloss.AdaptiveColor{Light: "#8A8A8A", Dark: "#7A7A7A"}
-	colFaint   = lipgloss.AdaptiveColor{Light: "#B8B8B8", Dark: "#4E4E4E"}
-	colYellow  = lipgloss.AdaptiveColor{Light: "#9A6700", Dark: "#E5C07B"}
-	colBlue    = lipgloss.AdaptiveColor{Light: "#1F5FD6", Dark: "#61AFEF"}
-	colCyan    = lipgloss.AdaptiveColor{Light: "#0B7A85", Dark: "#56B6C2"}
-	colGreen   = lipgloss.AdaptiveColor{Light: "#23803A", Dark: "#98C379"}
-	colOrange  = lipgloss.AdaptiveColor{Light: "#B6480C", Dark: "#E8A15A"}
-	colRed     = lipgloss.AdaptiveColor{Light: "#C4262E", Dark: "#E06C75"}
-	colMagenta = lipgloss.AdaptiveColor{Light: "#8B36D9", Dark: "#C678DD"}
-	colAccent  = lipgloss.AdaptiveColor{Light: "#5A3FD6", Dark: "#B4A7FF"}
 )
 
 // Styles are every style the view uses, built once from one lipgloss.Renderer. The renderer
 // decides the colour profile: with termenv.Ascii nothing is styled at all, which is how the
 // no-colour mode and the golden tests work, and why glyphs alone must tell states apart.
 type Styles struct {
-	Glyphs Glyphs
+	Glyphs present.Glyphs
 
 	Title       lipgloss.Style // the program's name in the header
 	Text        lipgloss.Style // plain emphasis, e.g. the pod's name
@@ -69,63 +56,63 @@ func NewStyles(r *lipgloss.Renderer) Styles {
 	}
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return r.NewStyle().Foreground(c) }
 	s := Styles{
-		Glyphs:      UnicodeGlyphs(),
-		Title:       fg(colAccent).Bold(true),
+		Glyphs:      present.UnicodeGlyphs(),
+		Title:       fg(present.Accent).Bold(true),
 		Text:        r.NewStyle().Bold(true),
-		Muted:       fg(colMuted),
-		Faint:       fg(colFaint),
+		Muted:       fg(present.Muted),
+		Faint:       fg(present.Faint),
 		Selected:    r.NewStyle().Bold(true).Reverse(true),
-		TableHeader: fg(colMuted).Bold(true),
+		TableHeader: fg(present.Muted).Bold(true),
 		Highlight:   r.NewStyle().Bold(true),
 		Cursor:      r.NewStyle().Reverse(true),
-		Warning:     fg(colOrange).Bold(true),
-		Error:       fg(colRed).Bold(true),
-		Info:        fg(colCyan),
-		Inferred:    fg(colMagenta).Italic(true),
-		Status:      fg(colYellow),
-		Failed:      fg(colRed),
-		States: map[timeline.LaneState]lipgloss.Style{
-			timeline.StatePending:     fg(colMuted),
-			timeline.StateWaiting:     fg(colYellow),
-			timeline.StateRunning:     fg(colBlue),
-			timeline.StateStarted:     fg(colCyan),
-			timeline.StateReady:       fg(colGreen),
-			timeline.StateTerminating: fg(colOrange),
-			timeline.StateTerminated:  fg(colMuted),
-		},
-		MarkerFailed: fg(colRed).Bold(true),
-		Spinner:      fg(colAccent),
+		Warning:     fg(present.Orange).Bold(true),
+		Error:       fg(present.Red).Bold(true),
+		Info:        fg(present.Cyan),
+		Inferred:    fg(present.Magenta).Italic(true),
+		Status:      fg(present.Yellow),
+		Failed:      fg(present.Red),
+
+		MarkerFailed: fg(present.Red).Bold(true),
+		Spinner:      fg(present.Accent),
 	}
-	s.Markers = map[timeline.MilestoneKind]lipgloss.Style{
-		timeline.MCreated:         fg(colMuted),
-		timeline.MWaiting:         fg(colYellow),
-		timeline.MStart:           fg(colBlue).Bold(true),
-		timeline.MRestart:         fg(colMagenta).Bold(true),
-		timeline.MStarted:         fg(colCyan).Bold(true),
-		timeline.MReady:           fg(colGreen).Bold(true),
-		timeline.MNotReady:        fg(colYellow).Bold(true),
-		timeline.MProbeFailed:     fg(colYellow).Bold(true),
-		timeline.MBackOff:         fg(colRed).Bold(true),
-		timeline.MSigterm:         fg(colOrange).Bold(true),
-		timeline.MExit:            r.NewStyle().Bold(true),
-		timeline.MScheduled:       fg(colMuted).Bold(true),
-		timeline.MInitialized:     fg(colCyan).Bold(true),
-		timeline.MContainersReady: fg(colGreen),
-		timeline.MDeleting:        fg(colOrange).Bold(true),
-		timeline.MDeleted:         fg(colRed).Bold(true),
-		timeline.MPhase:           fg(colGreen).Bold(true),
-		timeline.MCondition:       fg(colGreen).Bold(true),
+	s.Markers = make(map[timeline.MilestoneKind]lipgloss.Style, len(present.Kinds))
+	for k, l := range present.Kinds {
+		s.Markers[k] = look(r, l)
+	}
+	s.States = make(map[timeline.LaneState]lipgloss.Style, len(present.States))
+	for st, l := range present.States {
+		s.States[st] = look(r, l)
 	}
 	s.InferredMarkers = make(map[timeline.MilestoneKind]lipgloss.Style, len(s.Markers))
 	for k, st := range s.Markers {
 		s.InferredMarkers[k] = st.Bold(false).Faint(true).Italic(true)
 	}
-	key, desc, sep := fg(colMuted).Bold(true), fg(colMuted), fg(colFaint)
+	key, desc, sep := fg(present.Muted).Bold(true), fg(present.Muted), fg(present.Faint)
 	s.Help = help.Styles{
 		Ellipsis: sep, ShortKey: key, ShortDesc: desc, ShortSeparator: sep,
 		FullKey: key, FullDesc: desc, FullSeparator: sep,
 	}
 	return s
+}
+
+// legendStyle is the style of a legend item: its marker's or its state's.
+func (s Styles) legendStyle(it present.LegendItem) lipgloss.Style {
+	switch it.Of {
+	case present.OfState:
+		return s.States[it.State]
+	case present.OfFailed:
+		return s.MarkerFailed
+	case present.OfInferred:
+		return s.InferredMarkers[timeline.MSigterm]
+	case present.OfLogLines:
+		return s.States[timeline.StateReady]
+	}
+	return s.Markers[it.Kind]
+}
+
+// look is the style of a kind's or a state's look.
+func look(r *lipgloss.Renderer, l present.Look) lipgloss.Style {
+	return r.NewStyle().Foreground(l.Color).Bold(l.Bold)
 }
 
 // badReason reports whether a termination or waiting reason means something went wrong.

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -159,7 +160,7 @@ func renderSummary(f *frame, memo *navMemo, h int) []string {
 			sel = f.st.Glyphs.Cursor
 		}
 		stats := [4]string{c.statText(0, g.Min), c.statText(1, g.P50), c.statText(2, g.P90), c.statText(3, g.Max)}
-		line := strings.TrimRight(c.line(sel, Safe(g.Name), strconv.Itoa(g.Count), stats), " ")
+		line := strings.TrimRight(c.line(sel, present.Safe(g.Name), strconv.Itoa(g.Count), stats), " ")
 		if i == gi {
 			line = f.styled(sHighlight, line)
 		}
@@ -169,9 +170,9 @@ func renderSummary(f *frame, memo *navMemo, h int) []string {
 	switch {
 	case len(out)+2 > h:
 	case g.Min.Value == g.Max.Value:
-		out = append(out, "", " "+Safe(g.Name)+f.styled(sMuted, ": "+allText(g.Count)+" at "+textfmt.Dur(g.Min.Value)))
+		out = append(out, "", " "+present.Safe(g.Name)+f.styled(sMuted, ": "+allText(g.Count)+" at "+textfmt.Dur(g.Min.Value)))
 	default:
-		out = append(out, "", " "+Safe(g.Name)+f.styled(sMuted, ": each pod a dot, "+stripLegend))
+		out = append(out, "", " "+present.Safe(g.Name)+f.styled(sMuted, ": each pod a dot, "+stripLegend))
 		if len(out) < h {
 			out = append(out, " "+stripText(g, max(f.width-2-len(textfmt.Dur(g.Min.Value))-len(textfmt.Dur(g.Max.Value))-2, 1)))
 		}
@@ -194,7 +195,7 @@ func renderSummary(f *frame, memo *navMemo, h int) []string {
 		if i == cur {
 			sel = f.st.Glyphs.Cursor
 		}
-		line := sel + pad(Safe(v.Pod), c.pod) + " " + boundsText(v.Span)
+		line := sel + pad(present.Safe(v.Pod), c.pod) + " " + boundsText(v.Span)
 		if v.UID == f.view.pod {
 			line += f.styled(sMuted, "  (shown)")
 		}
@@ -219,13 +220,13 @@ func newSummaryCols(sum timeline.Summary, width int) summaryCols {
 	c := summaryCols{name: len("GAP"), pods: len("PODS"), pod: len("SLOWEST PODS")}
 	withB, alone := 0, len("MIN")
 	for _, g := range sum.Gaps {
-		c.name = max(c.name, cellWidth(Safe(g.Name)))
+		c.name = max(c.name, cellWidth(present.Safe(g.Name)))
 		c.pods = max(c.pods, len(strconv.Itoa(g.Count)))
 		for _, s := range []timeline.Span{g.Min, g.P50, g.P90, g.Max} {
 			withB, alone = max(withB, len(boundsText(s))), max(alone, len(textfmt.Dur(s.Value)))
 		}
 		for _, v := range g.Values[:min(len(g.Values), 50)] { // the widest of those likely shown
-			c.pod = max(c.pod, cellWidth(Safe(v.Pod)))
+			c.pod = max(c.pod, cellWidth(present.Safe(v.Pod)))
 		}
 	}
 	c.pod = min(c.pod, max(width/2, 16))

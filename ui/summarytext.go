@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -101,17 +102,17 @@ func (p *Plain) Workload(sum timeline.Summary) {
 		podsText(sum.Pods), stripLegend)
 	for _, g := range sum.Gaps {
 		if g.Count == 1 {
-			p.printf("  %s: 1 pod, %s (%s)\n", Safe(g.Name), boundsText(g.Max), Safe(g.Values[0].Pod))
+			p.printf("  %s: 1 pod, %s (%s)\n", present.Safe(g.Name), boundsText(g.Max), present.Safe(g.Values[0].Pod))
 			continue
 		}
-		p.printf("  %s: %s\n", Safe(g.Name), podsText(g.Count))
+		p.printf("  %s: %s\n", present.Safe(g.Name), podsText(g.Count))
 		p.printf("    min %s  p50 %s  p90 %s  max %s\n", boundsText(g.Min), boundsText(g.P50), boundsText(g.P90), boundsText(g.Max))
 		if g.Min.Value != g.Max.Value {
 			p.printf("    %s\n", stripText(g, plainStripWidth))
 		}
 		var slow []string
 		for _, v := range g.Values[:min(len(g.Values), plainSlowest)] {
-			slow = append(slow, Safe(v.Pod)+" "+boundsText(v.Span))
+			slow = append(slow, present.Safe(v.Pod)+" "+boundsText(v.Span))
 		}
 		p.printf("    slowest: %s\n", strings.Join(slow, ", "))
 	}

@@ -5,15 +5,16 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // kindName is how the table names a milestone (timeline.Milestone.KindName), made safe for a
 // terminal.
-func kindName(m timeline.Milestone) string { return Safe(m.KindName()) }
+func kindName(m timeline.Milestone) string { return present.Safe(m.KindName()) }
 
 // detail is the milestone's Detail, made safe for a terminal.
-func detail(m timeline.Milestone) string { return Safe(m.Detail()) }
+func detail(m timeline.Milestone) string { return present.Safe(m.Detail()) }
 
 // tableWidths are the widths the milestone table's columns need over all the rows of a pod,
 // measured once per pod, whatever the window's size.
@@ -32,7 +33,7 @@ func measureTable(p *timeline.Pod, pt podTimes) tableWidths {
 		c := &p.Containers[i]
 		for _, r := range c.Runs.Items() {
 			if len(r.Milestones) > 0 {
-				tw.lane = max(tw.lane, cellWidth(Safe(c.Name)))
+				tw.lane = max(tw.lane, cellWidth(present.Safe(c.Name)))
 				break
 			}
 		}
@@ -63,29 +64,18 @@ func rowGap(rows []timeline.Row, i int, pt podTimes) *timeline.Span {
 	return rows[i].Gap
 }
 
-// kindWidth is the width of kindName(m), without making it when it is plain ASCII.
+// kindWidth is the width of kindName(m), without making it for a kind of the registry (whose
+// names are plain ASCII, TestKindNamesArePlain).
 func kindWidth(m *timeline.Milestone) int {
-	k := string(m.Kind)
-	if m.Kind == timeline.MCondition || firstUnsafe(k) >= 0 || !isASCII(k) {
+	info, ok := timeline.InfoOf(m.Kind)
+	if !ok || m.Kind == timeline.MCondition {
 		return cellWidth(kindName(*m))
 	}
-	n := len(k)
-	if m.Kind == timeline.MContainersReady {
-		n = len("ctrs-ready")
-	}
+	n := len(info.Display)
 	if m.Source == timeline.SourceInferred {
 		n++
 	}
 	return n
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // tableCols are the columns of the milestone table; a zero width drops a column.
@@ -154,7 +144,7 @@ func laneName(lane string) string {
 	if lane == "" {
 		return "pod"
 	}
-	return Safe(lane)
+	return present.Safe(lane)
 }
 
 // line lays out one row's cells; detail takes what is left before source (and why).
@@ -217,7 +207,7 @@ func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string 
 		if i == f.view.cursor {
 			sel, style, styled = st.Glyphs.Cursor, sCursor, true
 		}
-		source := Safe(string(m.Source))
+		source := present.Safe(string(m.Source))
 		kind := kindName(*m)
 		if m.Source == timeline.SourceInferred && !styled {
 			source, kind = f.styled(sInferred, source), f.styled(sInferred, pad(kind, c.kind))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -80,7 +81,7 @@ func renderWaiting(f *frame, h int) []string {
 	var text string
 	switch {
 	case f.mode == Live:
-		text = f.spinner + " " + waitingText(Safe(f.target), Safe(f.namespace))
+		text = f.spinner + " " + waitingText(present.Safe(f.target), present.Safe(f.namespace))
 	case f.replay.empty:
 		text = "the recording is empty"
 	default:
@@ -90,7 +91,7 @@ func renderWaiting(f *frame, h int) []string {
 	origin := time.Time{}
 	for _, j := range f.snap.Jobs {
 		out = append(out, fmt.Sprintf("  job %s: %s (active %d, succeeded %d, failed %d)",
-			f.styled(sText, Safe(j.Name)), Safe(j.Status), j.Active, j.Succeeded, j.Failed))
+			f.styled(sText, present.Safe(j.Name)), present.Safe(j.Status), j.Active, j.Succeeded, j.Failed))
 		origin = j.Created
 	}
 	evs := f.snap.Events()

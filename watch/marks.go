@@ -57,14 +57,6 @@ func (m Marks) For(c string) bool {
 // maxMarkName bounds a mark's name: it is a milestone's name on the lane and in the gaps.
 const maxMarkName = 40
 
-// notRefinable are the built-in milestones other than those a marked line refines (start,
-// ready, sigterm, exit); a mark may not take their names: a second "started" or "prestop" from
-// a log line would read as the kubelet's.
-var notRefinable = []timeline.MilestoneKind{timeline.MCreated, timeline.MWaiting, timeline.MRestart, timeline.MStarted,
-	timeline.MNotReady, timeline.MProbeFailed, timeline.MBackOff, timeline.MPreStop, timeline.MScheduled,
-	timeline.MInitialized, timeline.MContainersReady, timeline.MDeleting, timeline.MDeleted, timeline.MPhase,
-	timeline.MCondition}
-
 // ParseMark reads one --mark: CONTAINER:NAME=REGEX. CONTAINER is a container's name or "*"
 // for any; NAME is a milestone's name (letters, digits, '-', '_', '.'); REGEX is Go's regular
 // expression syntax (RE2), matched against each line without its stamp. The pattern may itself
@@ -121,13 +113,23 @@ func checkMarkName(name string) error {
 			return fmt.Errorf("name %.60q: only letters, digits, '-', '_' and '.'", name)
 		}
 	}
-	for _, k := range notRefinable {
-		if timeline.MilestoneKind(name) == k {
-			return fmt.Errorf("%q is a built-in milestone a log line cannot refine (those it can: start, ready, sigterm, exit); choose another name", name)
-		}
+	// A second "started" or "prestop" from a log line would read as the kubelet's.
+	if k, ok := timeline.InfoOf(timeline.MilestoneKind(name)); ok && !k.Refinable {
+		return fmt.Errorf("%q is a built-in milestone a log line cannot refine (those it can: %s); choose another name", name, refinableNames)
 	}
 	return nil
 }
+
+// refinableNames lists the built-in milestones a marked line refines (timeline.KindInfo.Refinable).
+var refinableNames = func() string {
+	var names []string
+	for _, k := range timeline.Kinds() {
+		if k.Refinable {
+			names = append(names, string(k.Kind))
+		}
+	}
+	return strings.Join(names, ", ")
+}()
 
 // markFileEntry is one mark in a marks file.
 type markFileEntry struct {

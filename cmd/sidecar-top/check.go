@@ -17,8 +17,8 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/assert"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/ui"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -287,7 +287,7 @@ func outcomeText(o assert.Outcome, src timelineSource) string {
 func writeCheckReport(w io.Writer, results []checked, pods int, src timelineSource) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", verdictWord(r.o.Truth), ui.Safe(r.a.String()), ui.Safe(outcomeText(r.o, src)))
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", verdictWord(r.o.Truth), present.Safe(r.a.String()), present.Safe(outcomeText(r.o, src)))
 	}
 	return tw.Flush()
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sidecar-top/sidecar-top/assert"
+	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/ui"
 )
 
 // diffOptions are diff's flags.
@@ -304,20 +304,20 @@ func targetNote(target string) string {
 // distributions. Names from the recordings are escaped for the terminal.
 func writeDiff(w io.Writer, d gapDiff) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "A: %s\nB: %s\n", ui.Safe(d.A+targetNote(d.TargetA)), ui.Safe(d.B+targetNote(d.TargetB)))
+	fmt.Fprintf(tw, "A: %s\nB: %s\n", present.Safe(d.A+targetNote(d.TargetA)), present.Safe(d.B+targetNote(d.TargetB)))
 	if d.By == "gap" {
 		fmt.Fprintf(tw, "\ngaps over all pods (the median's change decides)\n")
 		writeRows(tw, d.Gaps, true)
 	}
 	for _, p := range d.Pairs {
-		fmt.Fprintf(tw, "\npod %s (A) and %s (B)\n", ui.Safe(p.A), ui.Safe(p.B))
+		fmt.Fprintf(tw, "\npod %s (A) and %s (B)\n", present.Safe(p.A), present.Safe(p.B))
 		writeRows(tw, p.Gaps, false)
 	}
 	for _, n := range d.OnlyA {
-		fmt.Fprintf(tw, "\npod %s is only in A\n", ui.Safe(n))
+		fmt.Fprintf(tw, "\npod %s is only in A\n", present.Safe(n))
 	}
 	for _, n := range d.OnlyB {
-		fmt.Fprintf(tw, "\npod %s is only in B\n", ui.Safe(n))
+		fmt.Fprintf(tw, "\npod %s is only in B\n", present.Safe(n))
 	}
 	return tw.Flush()
 }
@@ -338,10 +338,10 @@ func writeRows(w io.Writer, rows []gapRow, dist bool) {
 			change = assert.FormatSpan(*r.Change, true)
 		}
 		if !dist {
-			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", ui.Safe(r.Name), median(r.A), median(r.B), change, r.Shift)
+			fmt.Fprintf(w, "  %s\t%s\t%s\t%s\t%s\n", present.Safe(r.Name), median(r.A), median(r.B), change, r.Shift)
 			continue
 		}
-		fmt.Fprintf(w, "  %s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\n", ui.Safe(r.Name), pods(r.A), pods(r.B),
+		fmt.Fprintf(w, "  %s\t%d/%d\t%s\t%s\t%s\t%s\t%s\t%s\n", present.Safe(r.Name), pods(r.A), pods(r.B),
 			median(r.A), median(r.B), change, r.Shift, spread(r.A), spread(r.B))
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/sidecar-top/sidecar-top/ui"
+	"github.com/sidecar-top/sidecar-top/present"
 )
 
 // kubeconfigError says what is wrong with the Kubernetes configuration in one line.
@@ -17,12 +17,12 @@ func kubeconfigError(err error) error {
 	return fmt.Errorf("bad Kubernetes configuration: %w", err)
 }
 
-// oneLine joins a multi-line message into one line, made safe for a terminal (ui.Safe): an
+// oneLine joins a multi-line message into one line, made safe for a terminal (present.Safe): an
 // error or warning can quote a name, a recording or the API server.
 func oneLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	for i := range lines {
 		lines[i] = strings.TrimSpace(lines[i])
 	}
-	return ui.Safe(strings.Join(lines, "; "))
+	return present.Safe(strings.Join(lines, "; "))
 }
