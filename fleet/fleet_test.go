@@ -30,8 +30,8 @@ func final(t *testing.T, name string) timeline.Snapshot {
 }
 
 // allRows is the rows of every embedded recording's pods.
-func allRows(t *testing.T) []Row {
-	var rows []Row
+func allRows(t *testing.T) []*Row {
+	var rows []*Row
 	for _, name := range []string{"startup-probe", "crashing-sidecar", "job-native-sidecar", "job-classic-sidecar", "termination-order"} {
 		var rs Rows
 		rows = append(rows, rs.Of(final(t, name), nil)...)
@@ -41,7 +41,7 @@ func allRows(t *testing.T) []Row {
 
 // TestRowsOfRecordings checks each real recording's row against what its README says happened.
 func TestRowsOfRecordings(t *testing.T) {
-	byName := map[string]Row{}
+	byName := map[string]*Row{}
 	for _, r := range allRows(t) {
 		byName[r.Namespace] = r
 	}
@@ -168,19 +168,19 @@ func TestMake(t *testing.T) {
 			t.Errorf("filter %q: %d rows, want %d", f.filter, got, f.want)
 		}
 	}
-	hidden := Make(append(rows, Row{Name: "lonely"}), View{SidecarsOnly: true})
+	hidden := Make(append(rows, &Row{Name: "lonely"}), View{SidecarsOnly: true})
 	if hidden.Counts.Hidden != 1 || hidden.Counts.Shown != 5 {
 		t.Errorf("sidecars only: %+v", hidden.Counts)
 	}
 }
 
-// TestRowsKeepsUnchanged: a pod the next snapshot shares keeps its row; a changed one gets anew.
+// TestRowsKeepsUnchanged: a pod the next snapshot shares keeps its row, the same one.
 func TestRowsKeepsUnchanged(t *testing.T) {
 	s := final(t, "startup-probe")
 	var rs Rows
 	first := rs.Of(s, nil)
 	again := rs.Of(s, nil)
-	if len(first) != 1 || len(again) != 1 || first[0].Status != again[0].Status {
+	if len(first) != 1 || len(again) != 1 || first[0] != again[0] {
 		t.Fatalf("rows %v, %v", first, again)
 	}
 	if len(rs.prev) != 1 {

@@ -49,16 +49,15 @@ type View struct {
 
 // Table is the rows a View shows, in its order, and the counts of all of them.
 type Table struct {
-	Rows   []Row
+	Rows   []*Row
 	Counts Counts
 }
 
-// Make picks and orders rows as v says. rows is not changed.
-func Make(rows []Row, v View) Table {
+// Make picks and orders rows as v says. Neither rows nor a row is changed.
+func Make(rows []*Row, v View) Table {
 	t := Table{Counts: Counts{Pods: len(rows), Findings: map[timeline.FindingID]int{}}}
 	filter := strings.ToLower(v.Filter)
-	for i := range rows {
-		r := &rows[i]
+	for _, r := range rows {
 		switch r.Shape {
 		case Native:
 			t.Counts.Native++
@@ -75,14 +74,14 @@ func Make(rows []Row, v View) Table {
 		if filter != "" && !r.matches(filter) {
 			continue
 		}
-		t.Rows = append(t.Rows, *r)
+		t.Rows = append(t.Rows, r)
 	}
 	t.Counts.Shown = len(t.Rows)
-	slices.SortStableFunc(t.Rows, func(a, b Row) int {
+	slices.SortStableFunc(t.Rows, func(a, b *Row) int {
 		if k := v.Sort - KeyGap; k >= 0 && int(k) < len(Columns) && a.Gaps[k].Known != b.Gaps[k].Known {
 			return cmp.Compare(boolInt(!a.Gaps[k].Known), boolInt(!b.Gaps[k].Known)) // either way, none last
 		}
-		c := compare(&a, &b, v.Sort)
+		c := compare(a, b, v.Sort)
 		if c == 0 {
 			c = cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
 			return c // ties always in name order
@@ -158,21 +157,27 @@ func boolInt(b bool) int {
 // shares with the one before (the same *Pod) keeps its row, so a frame costs what changed.
 // The zero Rows is ready; one goroutine owns it.
 type Rows struct {
-	prev map[*timeline.Pod]Row
+	prev map[*timeline.Pod]*Row
+	last []*Row
 }
 
-// Of is the rows of s's pods, in the snapshot's order. owners says which workload owns a Job.
-func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) []Row {
-	next := make(map[*timeline.Pod]Row, s.Pods.Len())
-	out := make([]Row, 0, s.Pods.Len())
+// Last is what Of returned last.
+func (rs *Rows) Last() []*Row { return rs.last }
+
+// Of is the rows of s's pods, in the snapshot's order; a row is not changed once made. owners
+// says which workload owns a Job.
+func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) []*Row {
+	next := make(map[*timeline.Pod]*Row, s.Pods.Len())
+	out := make([]*Row, 0, s.Pods.Len())
 	for _, p := range s.Pods.Items() {
 		r, ok := rs.prev[p]
 		if !ok {
-			r = RowOf(p, owners)
+			row := RowOf(p, owners)
+			r = &row
 		}
 		next[p] = r
 		out = append(out, r)
 	}
-	rs.prev = next
+	rs.prev, rs.last = next, out
 	return out
 }

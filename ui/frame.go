@@ -27,6 +27,7 @@ type frame struct {
 	help              help.Model
 	keys              KeyMap
 	spinner           string
+	fleet             *FleetTable // the fleet table, when the view shows it
 }
 
 // replayInfo is what the header says about a replay.
@@ -59,6 +60,9 @@ func (m *Model) frameView() frame {
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
 		help: m.help, keys: m.keys, spinner: m.spinner.View(), silent: m.frame.Silent,
 		explain: m.cfg.Explain,
+	}
+	if m.inTable() {
+		f.fleet = &m.fleet
 	}
 	if f.cache == nil { // a Model not made by NewModel
 		f.cache = newViewCache()

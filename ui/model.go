@@ -43,6 +43,9 @@ type Config struct {
 	// Explain shows the milestone table's WHY column at any width (else only where it fits);
 	// Summary opens the view on the workload's summary (S toggles it).
 	Explain, Summary bool
+	// Fleet opens the view on the table of every pod (a namespace, the cluster: FleetTable);
+	// enter opens a pod's lanes, esc goes back. SidecarsOnly hides pods without a sidecar there.
+	Fleet, SidecarsOnly bool
 }
 
 // ReplayControl is what the view asks of a replay; play.Replay is one. No call blocks.
@@ -97,6 +100,8 @@ type Model struct {
 	view          viewState
 	feedEnded     bool
 
+	fleet FleetTable // the fleet table, in a Config.Fleet view
+
 	cache *viewCache // shared by the model's copies; memoization only
 	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
 }
@@ -118,6 +123,7 @@ type viewState struct {
 	search   searchState // the search of the table in focus
 	picker   pickerState // the pod picker, when open
 	summary  summaryState
+	inPod    bool // a pod opened from the fleet table: esc goes back to it
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -130,6 +136,9 @@ func NewModel(cfg Config) Model {
 		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true, summary: summaryState{open: cfg.Summary}},
 		cache: newViewCache(),
 		memo:  newNavMemo(),
+	}
+	if cfg.Fleet {
+		m.fleet, m.view.autoPod = NewFleetTable(cfg.SidecarsOnly), false
 	}
 	m.styles = cfg.Styles
 	if m.styles.States == nil {
@@ -167,6 +176,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
 		m.help.Width = msg.Width
+		m.fleet.page = max(m.height-5, 1) // the table's rows but one: header, counts, headings, status
 		return m, nil
 	case tea.KeyMsg:
 		return m.handleKey(msg)
@@ -185,6 +195,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case FeedEndedMsg:
 		m.feedEnded = true
 		return m, nil
+	case OpenPodMsg:
+		m.openPod(msg.UID)
+		return m, nil
 	case spinner.TickMsg:
 		if m.snap.Pods.Len() > 0 {
 			return m, nil // nothing to wait for: let the spinner stop
@@ -199,6 +212,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // show takes a frame: its snapshot, and live the time it reaches; a replay's playhead is now.
 func (m *Model) show(f play.Frame) {
 	m.frame, m.snap = f, f.Snapshot
+	if m.cfg.Fleet {
+		m.fleet.SetSnapshot(f.Snapshot)
+	}
 	if m.cfg.Mode == Replay || f.Now.After(m.now) {
 		m.now = f.Now
 	}

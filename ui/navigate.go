@@ -14,11 +14,19 @@ import (
 // while a search or the picker's filter is typed, where it is a letter (esc ends the typing).
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	typing := m.view.search.typing || (m.view.picker.open && m.view.picker.typing)
+	typing := m.view.search.typing || (m.view.picker.open && m.view.picker.typing) || (m.inTable() && m.fleet.Typing())
 	if msg.Type == tea.KeyCtrlC || (key.Matches(msg, k.Quit) && !(typing && msg.Type == tea.KeyRunes)) {
 		return m, tea.Quit
 	}
 	switch {
+	case m.inTable() && !m.view.showHelp && !m.view.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
+		var cmd tea.Cmd
+		m.fleet, cmd = m.fleet.Update(msg)
+		return m, cmd
+	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.view.picker.open && !m.view.search.typing &&
+		m.view.search.query == "" && !m.view.showHelp && !m.view.summary.open:
+		m.view.inPod = false // back to the table, at the same row
+		return m, nil
 	case m.view.picker.open:
 		m.pickerKey(msg)
 		return m, nil
@@ -107,6 +115,16 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// inTable reports whether the fleet table is what the view shows.
+func (m *Model) inTable() bool { return m.cfg.Fleet && !m.view.inPod }
+
+// openPod opens the lanes of the pod uid, from the fleet table.
+func (m *Model) openPod(uid string) {
+	m.view.pod, m.view.autoPod, m.view.inPod = uid, false, true
+	m.view.lane, m.view.cursor, m.view.evCursor = "", -1, -1
+	m.view.summary.open = false
 }
 
 // replaying reports whether the keys steer a replay.

@@ -25,6 +25,18 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		hints func() []key.Binding
 	)
 	switch s, pk := f.view.search, f.view.picker; {
+	case f.fleet != nil:
+		t := f.fleet
+		if t.typing {
+			lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
+		}
+		what = 8 + boolUint8(t.typing)
+		hints = func() []key.Binding {
+			if t.typing {
+				return []key.Binding{t.KeyMap.Accept, t.KeyMap.Clear}
+			}
+			return append(t.KeyMap.ShortHelp(), k.Summary, k.Help, k.Quit)
+		}
 	case pk.open:
 		if pk.typing {
 			lead = "filter: " + present.Safe(pk.filter) + typingCaret(f)

@@ -36,6 +36,9 @@ func render(f *frame, memo *navMemo) string {
 		return tooSmall(f.width, f.height)
 	}
 	p := f.pod()
+	if f.fleet != nil {
+		p = nil // the table, not a pod
+	}
 	lines := renderHeader(f, p)
 	h := f.height - len(lines) - 1
 	switch {
@@ -45,6 +48,8 @@ func render(f *frame, memo *navMemo) string {
 		lines = append(lines, renderHelp(f, h)...)
 	case f.view.summary.open:
 		lines = append(lines, renderSummary(f, memo, h)...)
+	case f.fleet != nil:
+		lines = append(lines, renderFleet(f, f.fleet, h)...)
 	case p == nil:
 		lines = append(lines, renderWaiting(f, h)...)
 	default:
