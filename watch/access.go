@@ -30,18 +30,16 @@ func Preflight(ctx context.Context, client kubernetes.Interface, t Target, serve
 	if err != nil {
 		return "", Explain(err, server)
 	}
-	if _, err := client.CoreV1().Namespaces().Get(ctx, t.Namespace, metav1.GetOptions{}); apierrors.IsNotFound(err) {
-		return "", fmt.Errorf("namespace %q not found", t.Namespace)
-	} else if err != nil && !apierrors.IsForbidden(err) {
-		return "", Explain(err, server) // Forbidden: may not read namespaces, which is fine
+	if err := namespaceExists(ctx, client, t, server); err != nil {
+		return "", err
 	}
 	type need struct{ group, resource, verb string }
 	needs := []need{{"", "pods", "list"}, {"", "pods", "watch"}, {"", "events", "list"}, {"", "events", "watch"}}
 	switch t.Kind {
 	case TargetJob:
 		needs = append(needs, need{"batch", "jobs", "list"}, need{"batch", "jobs", "watch"})
-	case TargetDeployment:
-		needs = append(needs, need{"apps", "deployments", "get"})
+	case TargetDeployment, TargetStateful, TargetDaemonSet, TargetReplicaSet:
+		needs = append(needs, need{"apps", workloadResource(t.Kind), "get"})
 	}
 	// Every need is asked, so that one line names all that is missing.
 	var denied, reasons []string
@@ -59,12 +57,32 @@ func Preflight(ctx context.Context, client kubernetes.Interface, t Target, serve
 	}
 	if len(denied) > 0 {
 		msg := fmt.Sprintf("not allowed to %s in namespace %q", andList(denied), t.Namespace)
+		if t.AllNamespaces() {
+			msg = fmt.Sprintf("not allowed to %s in all namespaces (a ClusterRole: see docs/usage.md)", andList(denied))
+		}
 		if len(reasons) > 0 {
 			msg += ": " + strings.Join(reasons, "; ")
+		}
+		if t.AllNamespaces() {
+			msg += "; try -n NAMESPACE"
 		}
 		return "", errors.New(msg)
 	}
 	return v.GitVersion, nil
+}
+
+// namespaceExists fails when the target's namespace does not exist; a scope of all namespaces
+// has none to check, and a user who may not read namespaces is let through (the watches tell).
+func namespaceExists(ctx context.Context, client kubernetes.Interface, t Target, server string) error {
+	if t.AllNamespaces() {
+		return nil
+	}
+	if _, err := client.CoreV1().Namespaces().Get(ctx, t.Namespace, metav1.GetOptions{}); apierrors.IsNotFound(err) {
+		return fmt.Errorf("namespace %q not found", t.Namespace)
+	} else if err != nil && !apierrors.IsForbidden(err) {
+		return Explain(err, server)
+	}
+	return nil
 }
 
 // andList joins items as a sentence does: "a", "a and b", "a, b and c".

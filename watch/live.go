@@ -3,7 +3,6 @@ package watch
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -106,18 +105,14 @@ func (l *Live) Start(ctx context.Context) error {
 	switch t.Kind {
 	case TargetJob:
 		l.selector = batchv1.JobNameLabel + "=" + t.Name
-	case TargetSelector:
+	case TargetSelector, TargetScope:
 		l.selector = t.Selector
-	case TargetDeployment:
-		d, err := l.client.AppsV1().Deployments(t.Namespace).Get(ctx, t.Name, metav1.GetOptions{})
+	case TargetDeployment, TargetStateful, TargetDaemonSet, TargetReplicaSet:
+		sel, err := workloadSelector(ctx, l.client, t)
 		if err != nil {
-			return fmt.Errorf("deployment %s: %w", t.Name, err)
+			return err
 		}
-		sel, err := metav1.LabelSelectorAsSelector(d.Spec.Selector)
-		if err != nil {
-			return fmt.Errorf("deployment %s has a bad selector: %w", t.Name, err)
-		}
-		l.selector = sel.String()
+		l.selector = sel
 	}
 	podFields := ""
 	if t.Kind == TargetPod {
@@ -130,11 +125,21 @@ func (l *Live) Start(ctx context.Context) error {
 		pods.Watch, l.acceptPod)}
 	events := l.client.CoreV1().Events(ns)
 	listEvents := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return events.List(ctx, o) }
-	if t.Kind == TargetPod {
+	switch t.Kind {
+	case TargetPod:
 		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": t.Name}
 		runs = append(runs, l.reflector("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
 			listEvents, events.Watch, l.acceptPodEvent))
-	} else {
+	case TargetScope:
+		// A scope's pods are most of the scope's pod Events: one watch of them all, rather than
+		// podEvents' list per pod (thousands of lists when it starts).
+		runs = append(runs, l.reflector("events", &corev1.Event{}, fields.OneTermEqualSelector("involvedObject.kind", "Pod").String(), "",
+			listEvents, events.Watch, func(wt timeline.WatchType, obj any) {
+				if e, ok := obj.(*corev1.Event); ok {
+					l.putEvent(wt, e)
+				}
+			}))
+	default:
 		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
 			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
 		go l.events.run(ctx)

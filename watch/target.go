@@ -16,24 +16,74 @@ const (
 	TargetPod        TargetKind = "pod"
 	TargetJob        TargetKind = "job"
 	TargetDeployment TargetKind = "deployment"
+	TargetStateful   TargetKind = "statefulset"
+	TargetDaemonSet  TargetKind = "daemonset"
+	TargetReplicaSet TargetKind = "replicaset"
 	TargetSelector   TargetKind = "selector"
+	// TargetScope is every pod of a namespace, or of the cluster when Namespace is empty,
+	// narrowed by Selector if one is given: the fleet table's scope.
+	TargetScope TargetKind = "scope"
 )
 
-// Target is what to watch: one pod by name, a Job's pods, a Deployment's pods, or the pods a
-// label selector matches, in one namespace.
+// Target is what to watch: one pod by name, the pods of a Job or of a workload with a selector
+// (Deployment, StatefulSet, DaemonSet, ReplicaSet), the pods a label selector matches in one
+// namespace, or a scope: a namespace, or the cluster.
 type Target struct {
 	Kind      TargetKind
 	Name      string
 	Selector  string
-	Namespace string
+	Namespace string // "" for a scope of all namespaces
 }
 
-// String is the target as the user would type it: pod/x, job/x, deployment/x or -l sel.
+// String is the target as the user would type it: pod/x, job/x, deployment/x or -l sel; a
+// scope as words: "all namespaces", "namespace shop", with its selector.
 func (t Target) String() string {
-	if t.Kind == TargetSelector {
+	switch t.Kind {
+	case TargetSelector:
 		return "-l " + t.Selector
+	case TargetScope:
+		s := "namespace " + t.Namespace
+		if t.AllNamespaces() {
+			s = "all namespaces"
+		}
+		if t.Selector != "" {
+			s += " -l " + t.Selector
+		}
+		return s
 	}
 	return string(t.Kind) + "/" + t.Name
+}
+
+// AllNamespaces reports whether the target is every namespace's pods.
+func (t Target) AllNamespaces() bool { return t.Kind == TargetScope && t.Namespace == "" }
+
+// Workload reports whether the target is a workload whose pods its spec.selector names.
+func (t Target) Workload() bool {
+	switch t.Kind {
+	case TargetDeployment, TargetStateful, TargetDaemonSet, TargetReplicaSet:
+		return true
+	}
+	return false
+}
+
+// ParseScope reads the command line's target as ParseTarget does, and a scope as well: with no
+// TARGET and no selector, every pod of the namespace; with all (-A, --all-namespaces), every
+// pod of the cluster, narrowed by the selector if one is given.
+func ParseScope(args []string, selector, namespace string, all bool) (Target, error) {
+	switch {
+	case all && len(args) > 0:
+		return Target{}, fmt.Errorf("-A watches every namespace: it takes no target (%s), only -l SELECTOR", strings.Join(args, " "))
+	case all || len(args) == 0 && selector == "":
+		t := Target{Kind: TargetScope, Selector: selector, Namespace: namespace}
+		if all {
+			t.Namespace = ""
+		}
+		if _, err := labels.Parse(selector); err != nil {
+			return t, fmt.Errorf("bad label selector %q: %w", selector, err)
+		}
+		return t, nil
+	}
+	return ParseTarget(args, selector, namespace)
 }
 
 // ParseTarget reads the command line's TARGET argument (POD, pod/x, job/x, deploy/x) or its
@@ -65,8 +115,14 @@ func ParseTarget(args []string, selector, namespace string) (Target, error) {
 		t.Kind = TargetJob
 	case "deploy", "deployment", "deployments", "deployment.apps", "deployments.apps":
 		t.Kind = TargetDeployment
+	case "sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps":
+		t.Kind = TargetStateful
+	case "ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps":
+		t.Kind = TargetDaemonSet
+	case "rs", "replicaset", "replicasets", "replicaset.apps", "replicasets.apps":
+		t.Kind = TargetReplicaSet
 	default:
-		return t, fmt.Errorf("cannot watch %q: use pod/NAME, job/NAME or deploy/NAME", kind)
+		return t, fmt.Errorf("cannot watch %q: use pod/NAME, job/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME", kind)
 	}
 	if name == "" {
 		return t, fmt.Errorf("%s/: the name is missing", kind)

@@ -97,3 +97,40 @@ func TestTargetStringParses(t *testing.T) {
 		}
 	}
 }
+
+func TestParseScope(t *testing.T) {
+	for _, tt := range []struct {
+		args     []string
+		selector string
+		all      bool
+		want     Target
+		wantErr  string
+	}{
+		{nil, "", false, Target{Kind: TargetScope, Namespace: "ns"}, ""},
+		{nil, "", true, Target{Kind: TargetScope}, ""},
+		{nil, "app=web", true, Target{Kind: TargetScope, Selector: "app=web"}, ""},
+		{nil, "app=web", false, Target{Kind: TargetSelector, Selector: "app=web", Namespace: "ns"}, ""},
+		{[]string{"sts/db"}, "", false, Target{Kind: TargetStateful, Name: "db", Namespace: "ns"}, ""},
+		{[]string{"ds/agent"}, "", false, Target{Kind: TargetDaemonSet, Name: "agent", Namespace: "ns"}, ""},
+		{[]string{"replicaset.apps/web-5d9f"}, "", false, Target{Kind: TargetReplicaSet, Name: "web-5d9f", Namespace: "ns"}, ""},
+		{[]string{"pod/x"}, "", true, Target{}, "takes no target"},
+		{nil, "a in (", true, Target{}, "bad label selector"},
+	} {
+		got, err := ParseScope(tt.args, tt.selector, "ns", tt.all)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("ParseScope(%q, %q, %v) = %+v, %v; want an error containing %q", tt.args, tt.selector, tt.all, got, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("ParseScope(%q, %q, %v) = %+v, %v; want %+v", tt.args, tt.selector, tt.all, got, err, tt.want)
+		}
+	}
+	if s := (Target{Kind: TargetScope}).String(); s != "all namespaces" {
+		t.Errorf("String of all namespaces: %q", s)
+	}
+	if s := (Target{Kind: TargetScope, Namespace: "shop", Selector: "app=web"}).String(); s != "namespace shop -l app=web" {
+		t.Errorf("String of a namespace scope: %q", s)
+	}
+}
