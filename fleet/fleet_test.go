@@ -1,8 +1,11 @@
 package fleet
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
@@ -189,5 +192,35 @@ func TestRowsKeepsUnchanged(t *testing.T) {
 	rs.Of(timeline.Snapshot{}, nil)
 	if len(rs.prev) != 0 {
 		t.Errorf("Rows keeps %d pods after an empty snapshot", len(rs.prev))
+	}
+}
+
+// TestDocument: the JSON document keeps names as the cluster wrote them and every gap with its
+// bounds, by column ID.
+func TestDocument(t *testing.T) {
+	rows := allRows(t)
+	rows[0].Name = "evil\x1b]0;title\x07"
+	d := DocumentOf(Make(rows, View{Sort: KeyPod}), "all namespaces", time.Unix(0, 0).UTC())
+	b, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.ContainsRune(b, 0x1b) || !bytes.Contains(b, []byte(`evil\u001b]0;title\u0007`)) {
+		t.Errorf("the name is not JSON-escaped as written: %s", b)
+	}
+	var back Document
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Counts.Pods != 5 || len(back.Rows) != 5 {
+		t.Fatalf("round trip: %+v", back.Counts)
+	}
+	for _, r := range back.Rows {
+		if r.Namespace == "sc-c" {
+			g, ok := r.Gaps["deletion-to-last-exit"]
+			if !ok || g.Min > g.Value || g.Value > g.Max {
+				t.Errorf("sc-c deletion-to-last-exit: %+v", r.Gaps)
+			}
+		}
 	}
 }

@@ -30,13 +30,13 @@ const Keys = int(numKeys)
 
 // Counts are what the table's header says.
 type Counts struct {
-	Pods    int // pods in the snapshot, shown or not
-	Native  int // with a native sidecar
-	Classic int // with the classic shape
-	Hidden  int // hidden by SidecarsOnly
-	Shown   int // rows after hiding and filtering
+	Pods    int `json:"pods"`    // pods in the snapshot, shown or not
+	Native  int `json:"native"`  // with a native sidecar
+	Classic int `json:"classic"` // with the classic shape
+	Hidden  int `json:"hidden"`  // hidden by SidecarsOnly
+	Shown   int `json:"shown"`   // rows after hiding and filtering
 	// Findings counts the findings of every pod (shown or not) by rule.
-	Findings map[timeline.FindingID]int
+	Findings map[timeline.FindingID]int `json:"findings"`
 }
 
 // View says which rows a table shows and in which order.
