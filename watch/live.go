@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -67,6 +68,8 @@ type Live struct {
 	nodes *nodeLogs     // nil: the kubelet's log is not read
 
 	state *watchState // whether each watch runs, said in notes
+
+	listedPods atomic.Int64 // the first list's pods, plus one; 0 until it came
 	pulse pulse       // when the API server last answered
 }
 
@@ -122,7 +125,7 @@ func (l *Live) Start(ctx context.Context) error {
 	pods := l.client.CoreV1().Pods(ns)
 	runs := []func(context.Context){l.reflector("pods", &corev1.Pod{}, podFields, l.selector,
 		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return pods.List(ctx, o) },
-		pods.Watch, l.acceptPod)}
+		pods.Watch, l.acceptPod, l.podsListed)}
 	events := l.client.CoreV1().Events(ns)
 	listEvents := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return events.List(ctx, o) }
 	switch t.Kind {
@@ -173,7 +176,7 @@ func (l *Live) Start(ctx context.Context) error {
 func (l *Live) reflector(resource string, obj runtime.Object, fieldSelector, labelSelector string,
 	list func(context.Context, metav1.ListOptions) (runtime.Object, error),
 	start func(context.Context, metav1.ListOptions) (watch.Interface, error),
-	accept func(timeline.WatchType, any)) func(context.Context) {
+	accept func(timeline.WatchType, any), listed ...func(int)) func(context.Context) {
 	tweak := func(o metav1.ListOptions) metav1.ListOptions {
 		o.FieldSelector, o.LabelSelector = fieldSelector, labelSelector
 		return o
@@ -186,7 +189,11 @@ func (l *Live) reflector(resource string, obj runtime.Object, fieldSelector, lab
 			return start(ctx, tweak(o))
 		},
 	})
-	r := newReflector(resource, cache.ToListWatcherWithWatchListSemantics(lw, l.client), obj, newRelayStore(l.transform, accept))
+	store := newRelayStore(l.transform, accept)
+	if len(listed) > 0 {
+		store.listed = listed[0]
+	}
+	r := newReflector(resource, cache.ToListWatcherWithWatchListSemantics(lw, l.client), obj, store)
 	return func(ctx context.Context) { runReflector(ctx, r, l.watchError(resource)) }
 }
 
@@ -223,6 +230,16 @@ func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 		l.events.add(p.UID) // after the pod's item: its Events come after it
 	}
 	l.podLogs(t, p) // after the pod's item too
+}
+
+// podsListed notes how many pods the first list held.
+func (l *Live) podsListed(n int) { l.listedPods.CompareAndSwap(0, int64(n)+1) }
+
+// PodsListed says how many pods the first list of the target's pods held, once it came: a
+// frame whose snapshot holds that many pods shows all that was there when the watch began.
+func (l *Live) PodsListed() (n int, ok bool) {
+	v := l.listedPods.Load()
+	return int(v - 1), v > 0
 }
 
 // acceptPodEvent takes the Events of a pod target, which may come before the pod.

@@ -65,6 +65,9 @@ type relayStore struct {
 
 	mu      sync.Mutex
 	objects map[string]any // by cache.MetaNamespaceKeyFunc
+	// listed, if set, is told after each list how many objects it held, once they were told
+	// to accept.
+	listed func(n int)
 }
 
 func newRelayStore(transform func(any) (any, error), accept func(timeline.WatchType, any)) *relayStore {
@@ -148,6 +151,9 @@ func (s *relayStore) Replace(list []any, _ string) error {
 	}
 	for i, obj := range objs {
 		s.keepLocked(keys[i], obj)
+	}
+	if s.listed != nil {
+		s.listed(len(objs))
 	}
 	return nil
 }
