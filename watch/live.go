@@ -70,7 +70,7 @@ type Live struct {
 	state *watchState // whether each watch runs, said in notes
 
 	listedPods atomic.Int64 // the first list's pods, plus one; 0 until it came
-	pulse pulse       // when the API server last answered
+	pulse      pulse        // when the API server last answered
 }
 
 type entry struct {
