@@ -76,12 +76,18 @@ func (b *Builder) Apply(o Observation) {
 	case o.Job != nil:
 		b.applyJob(o.Received, o.Type, o.Job)
 	case o.Log != nil:
-		if ls := b.lane(o.Log.Namespace, o.Log.Pod, o.Log.PodUID, o.Log.Container); ls != nil {
-			ls.addLog(o.Received, o.Log)
+		if ps, ls := b.lane(o.Log.Namespace, o.Log.Pod, o.Log.PodUID, o.Log.Container); ls != nil {
+			if !ls.addLog(o.Received, o.Log, ps.created()) {
+				ps.odd |= oddLogTime
+			}
 		}
 	case o.Kubelet != nil:
-		if ls := b.lane(o.Kubelet.Namespace, o.Kubelet.Pod, o.Kubelet.PodUID, o.Kubelet.Container); ls != nil {
-			ls.addKubelet(o.Kubelet)
+		if ps, ls := b.lane(o.Kubelet.Namespace, o.Kubelet.Pod, o.Kubelet.PodUID, o.Kubelet.Container); ls != nil {
+			if outOfLife(o.Kubelet.At, ps.created(), o.Received) {
+				ps.odd |= oddLogTime
+			} else {
+				ls.addKubelet(o.Kubelet)
+			}
 		}
 	default:
 		return
@@ -89,10 +95,10 @@ func (b *Builder) Apply(o Observation) {
 	b.changed = true
 }
 
-// lane is the lane of a pod's container, by the pod's UID or else its newest of that name, marked
-// for derivation; nil when the pod or container has not been seen (what a log says of it is
+// lane is the lane of a pod's container (and the pod), by the pod's UID or else its newest of
+// that name, marked for derivation; nil when the pod or container has not been seen (what a log says of it is
 // then dropped: logs are read only for pods the watch has shown).
-func (b *Builder) lane(namespace, pod, uid, container string) *laneState {
+func (b *Builder) lane(namespace, pod, uid, container string) (*podState, *laneState) {
 	ps := b.pods[uid]
 	if ps == nil {
 		if list := b.byName[nsName{namespace, pod}]; len(list) > 0 {
@@ -100,13 +106,13 @@ func (b *Builder) lane(namespace, pod, uid, container string) *laneState {
 		}
 	}
 	if ps == nil {
-		return nil
+		return nil, nil
 	}
 	ls := ps.lanes[container]
 	if ls != nil {
 		ps.touch()
 	}
-	return ls
+	return ps, ls
 }
 
 func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {

@@ -189,11 +189,17 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		return lc.base
 	}
 	ls.dirtyFrom = noDirty
-	recheck := ls.recheck // derived again only if its Started Events move (see touchStart)
+	recheck := ls.recheck // derived again only if the Events it reads move (see touchStart)
 	ls.recheck = noDirty
 	lc.version++
 	clear(d.ev) // what the lane derived last made there is kept in copies, if at all
 	d.ev = d.ev[:0]
+	// What recheck's window filed, and the next attempt's Created, as the windows were.
+	var started, created []eventOcc
+	if recheck < from {
+		started = lc.occsIn(lc.window(recheck), "Started", ls.occs["Started"])
+		created = lc.occsIn(lc.window(recheck+1), "Created", ls.occs["Created"])
+	}
 	// The starts and exits, which decide where Events are filed: from the first instance touched on.
 	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
 	lc.attempts = lc.attempts[:first]
@@ -216,12 +222,8 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		lc.attempts = append(lc.attempts, in.attempt)
 		lc.startLo, lc.startHi, lc.exitHi = append(lc.startLo, lo), append(lc.startHi, hi), append(lc.exitHi, end)
 	}
-	var started []eventOcc // what recheck's window filed, as the windows were
-	if recheck < from {
-		started = lc.occsIn(lc.window(recheck), "Started", ls.occs["Started"])
-	}
 	lc.windows(max(first-1, 0), ls.occs["Created"])
-	if recheck < from && ls.startedMoved(recheck, started) {
+	if recheck < from && ls.windowsMoved(recheck, started, created) {
 		ls.dirtyFrom = recheck
 		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
 	}
@@ -298,12 +300,16 @@ func laterBound(a, b time.Time) time.Time {
 	return later(a, b)
 }
 
-// exitOf is the exit milestone of instance i as derived, from the base runs, or nil.
+// exitOf is the last exit milestone, as derived, of the base runs up to instance i's, or nil:
+// the one deriveLane's loop carries to the run after instance i (a run without an exit, as a
+// run a count skipped past, passes on the one before it).
 func (lc *laneCache) exitOf(i int) *Milestone {
 	a := lc.attempts[i]
 	for j := len(lc.base) - 1; j >= 0; j-- {
-		if lc.base[j].Attempt == a {
-			return lc.base[j].find(MExit)
+		if r := lc.base[j]; r.Attempt <= a {
+			if e := r.find(MExit); e != nil {
+				return e
+			}
 		}
 	}
 	return nil

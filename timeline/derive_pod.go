@@ -13,6 +13,7 @@ type deriver struct {
 	changes    []StateChange   // a run's state changes while they are gathered
 	statusRuns []runMilestones // a lane's runs' status-based milestones while it is derived
 	gaps       []Gap           // a pod's gaps while they are gathered
+	unknown    []UnknownGap    // and those whose ends are not sane (see saneGap)
 	texts      gapTexts        // the gaps' names and reasons put together so far
 	row        []Milestone     // a pod row's milestones while they are gathered
 	passLanes  []passLane      // a pod's lanes for the final pass while it is derived
@@ -70,21 +71,32 @@ func (d *deriver) pod(ps *podState) *Pod {
 			out.Owner = &made
 		}
 	}
+	for i, text := range oddTimeNotes {
+		if ps.odd&(1<<i) != 0 {
+			d.note("pod " + p.Name + ": " + text)
+		}
+	}
+	if ps.clockBack {
+		d.note("pod " + p.Name + ": an observation was received before the one before it (the receive clock went back): " +
+			"the one before bounds nothing it showed")
+	}
 	out.Milestones = d.podRow(ps)
 	var end time.Time
 	if ps.deleted != nil {
 		end = ps.deleted.at
 	}
 	gapGrace := graceOf(ps, interval{hi: ps.lastSeen})
-	if prev := ps.out; prev != nil && d.lanesAsBefore(ps, prev, out.Milestones) && gapGrace == ps.gapGrace {
+	if prev := ps.out; prev != nil && len(prev.UnknownGaps) == 0 && d.lanesAsBefore(ps, prev, out.Milestones) &&
+		gapGrace == ps.gapGrace {
 		// No lane changed, nor what the final pass and the gaps read of the pod: they would come
 		// out as they did (an update that changes nothing the lanes show, or news of the pod row
-		// that bounds no lane).
+		// that bounds no lane). A gap known stays so: the pod's life only grows (saneGap); one
+		// unknown may not, and they are worked out again.
 		out.Containers = make([]Container, len(ps.laneOrder))
 		for i, ls := range ps.laneOrder {
 			out.Containers[i] = d.container(ps, ls, prev.Containers[i].Runs, out.Created, end)
 		}
-		out.Gaps = prev.Gaps
+		out.Gaps, out.UnknownGaps = prev.Gaps, prev.UnknownGaps
 		out.memo = newFactsMemo(ps)
 		return out
 	}
@@ -104,18 +116,24 @@ func (d *deriver) pod(ps *podState) *Pod {
 	for i, l := range lanes {
 		out.Containers[i] = d.container(ps, l.ls, l.result(out.Created), out.Created, end)
 	}
-	d.gaps = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
+	d.gaps, d.unknown = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
 		if ls := ps.lanes[name]; ls != nil {
 			return *ls.spec
 		}
 		return ContainerObservation{}
-	}, gapGrace, d.gaps, &d.texts)
+	}, gapGrace, life{ps.created(), ps.latestSeen}, d.gaps, d.unknown, &d.texts)
 	// The gaps are those of the pod's last snapshot more often than not (they rest on its first
 	// and last runs): that snapshot's list is shared then.
 	if ps.out != nil && slices.Equal(ps.out.Gaps, d.gaps) {
 		out.Gaps = ps.out.Gaps
 	} else if len(d.gaps) > 0 {
 		out.Gaps = slices.Clone(d.gaps)
+	}
+	if len(d.unknown) > 0 {
+		out.UnknownGaps = slices.Clone(d.unknown)
+		for _, g := range d.unknown {
+			d.note("pod " + p.Name + ": gap " + strconv.Quote(g.Name) + " is unknown: " + g.Why)
+		}
 	}
 	ps.passGrace, ps.gapGrace = time.Duration(p.GracePeriod)*time.Second, gapGrace
 	ps.passRow = rowBoundsOf(out.Milestones, ps.rows.deleting)
@@ -267,6 +285,10 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 	if s := ps.deletion; s != nil {
 		req := ps.deletionAt.Add(-time.Duration(ps.deletionGrace) * time.Second)
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
+		if outOfLife(req, ps.created(), s.at) {
+			iv = interval{s.prev, s.at} // placed when seen
+			d.note("pod " + p.Name + ": " + oddDeletionNote)
+		}
 		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
 			Evidence: d.evidence(1, Evidence{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
@@ -318,7 +340,14 @@ func (d *deriver) rowCondition(kind MilestoneKind, c *conditionChange) Milestone
 }
 
 // conditionAt is conditionMilestone without its evidence, and the evidence.
+// A condition without a lastTransitionTime (or with one that is no time of the pod, see
+// outOfLife) is placed when it was seen.
 func (d *deriver) conditionAt(kind MilestoneKind, c *conditionChange) (Milestone, Evidence) {
+	if c.LastTransition.IsZero() {
+		m, ev := observedAt(kind, c.seen, conditionWhat(c.Type, c.Status), time.Time{})
+		m.Source = SourceStatus
+		return m, ev
+	}
 	iv := d.bound(wholeSecond(c.LastTransition), time.Time{}, c.at)
 	return Milestone{Kind: kind, At: iv.clamp(c.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus},
 		Evidence{What: conditionWhat(c.Type, c.Status), API: c.LastTransition, Precision: "1s", Received: c.at}

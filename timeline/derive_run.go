@@ -234,20 +234,7 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 	// Sized once, so that the pointers into it stay where the milestones are.
 	r.flags = slices.Grow(r.flags, len(in.started)+len(in.ready))
 	floor := ps.created()
-	startedAt, finishedAt := in.startedAt, time.Time{}
-	if in.term != nil {
-		finishedAt = in.term.FinishedAt
-	}
-	// A time before the pod was made is no time of this run: said once, and not used.
-	if absurd(startedAt, floor) || absurd(finishedAt, floor) {
-		d.note("pod " + ps.last.Name + " container " + spec.Name + ": a start or finish time before the pod was created was left out")
-		if absurd(startedAt, floor) {
-			startedAt = time.Time{}
-		}
-		if absurd(finishedAt, floor) {
-			finishedAt = time.Time{}
-		}
-	}
+	startedAt, finishedAt := d.runTimes(ps, spec, in)
 	if !startedAt.IsZero() {
 		iv := wholeSecond(startedAt)
 		iv.lo = iv.lo.Add(-startedLate) // containerd may note the start after the process began
@@ -317,6 +304,37 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 		r.flags = append(r.flags, m)
 		r.flag = append(r.flag, &r.flags[len(r.flags)-1])
 	}
+}
+
+// runTimes are the run's startedAt and finishedAt as far as they are times of it: a time before
+// the pod was made, or long after the status that gave it was received, is none (said once, and
+// left out).
+func (d *deriver) runTimes(ps *podState, spec *ContainerObservation, in *instance) (startedAt, finishedAt time.Time) {
+	floor := ps.created()
+	startedAt = in.startedAt
+	if in.term != nil {
+		finishedAt = in.term.FinishedAt
+	}
+	if absurd(startedAt, floor) || absurd(finishedAt, floor) {
+		d.note("pod " + ps.last.Name + " container " + spec.Name + ": a start or finish time before the pod was created was left out")
+		if absurd(startedAt, floor) {
+			startedAt = time.Time{}
+		}
+		if absurd(finishedAt, floor) {
+			finishedAt = time.Time{}
+		}
+	}
+	lateStart := in.run != nil && tooLate(startedAt, in.run.at)
+	if lateFinish := in.termSeen != nil && tooLate(finishedAt, in.termSeen.at); lateStart || lateFinish {
+		d.note("pod " + ps.last.Name + " container " + spec.Name + ": a start or finish time more than a day after its status was received was left out")
+		if lateStart {
+			startedAt = time.Time{}
+		}
+		if lateFinish {
+			finishedAt = time.Time{}
+		}
+	}
+	return startedAt, finishedAt
 }
 
 // lastStartupFailureBefore is the latest start of the interval of a startup probe failure that

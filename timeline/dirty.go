@@ -1,5 +1,7 @@
 package timeline
 
+import "sort"
+
 // What an observation marks for derivation again. A lane's runs are derived again from the first
 // attempt marked on (laneState.dirtyFrom); each mark says which runs the news can change, and
 // no more, for a crash loop's runs are derived at nearly every frame: marking the run before
@@ -25,16 +27,26 @@ func (ls *laneState) touchSeen(in *instance, ran, ended bool) {
 // touchStart marks what a run's start, seen first, changes: the run and those after it, and
 // the run before it, which files Started Events until this one may have begun (and, had the
 // status not shown it end, ends before it). When its last derivation had the status's exit
-// (exitHi), it is derived again only if its window for Started Events now holds other Events
-// than it did (deriveLane checks).
+// (exitHi), it is derived again only if its window for Started Events, or the next attempt's
+// for Created, now holds other Events than it did (deriveLane checks, see windowsMoved).
 func (ls *laneState) touchStart(in *instance) {
-	prev := in.attempt - 1
+	prev := ls.attemptBefore(in)
 	if w := ls.cache.window(prev); ls.recheck == noDirty && w.known && !ls.cache.exitHi[w.i].IsZero() {
 		ls.recheck = prev
 		ls.touch(in.attempt)
 		return
 	}
 	ls.touch(prev)
+}
+
+// attemptBefore is the attempt of the run before in: in.attempt-1, unless the counts skipped
+// some (a watch that began late, a count out of range); then the last run known before it.
+func (ls *laneState) attemptBefore(in *instance) int32 {
+	i := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= in.attempt })
+	if i > 0 {
+		return ls.instances[i-1].attempt
+	}
+	return in.attempt - 1
 }
 
 // boundsRunBefore reports whether an Event of the reason, one that comes before a run begins
@@ -55,9 +67,14 @@ func (ls *laneState) boundsRunBefore(reason string, a int32, oc *eventOcc, last 
 	return hi.IsZero() || oc.when.hi.Before(hi)
 }
 
-// startedMoved reports whether the window of attempt a for Started Events, as the windows are
-// now, holds other Events than before, which it held as the windows were (see touchStart).
-func (ls *laneState) startedMoved(a int32, before []eventOcc) bool {
-	now := ls.cache.occsIn(ls.cache.window(a), "Started", ls.occs["Started"])
-	return len(now) != len(before) || len(now) > 0 && &now[0] != &before[0]
+// windowsMoved reports whether the Events run a reads from other runs' windows, as the windows
+// are now, are others than before, which they were as the windows were (see touchStart): its
+// Started Events, and the next attempt's Created, which bound its exit.
+func (ls *laneState) windowsMoved(a int32, started, created []eventOcc) bool {
+	moved := func(now, before []eventOcc) bool {
+		return len(now) != len(before) || len(now) > 0 && &now[0] != &before[0]
+	}
+	lc := &ls.cache
+	return moved(lc.occsIn(lc.window(a), "Started", ls.occs["Started"]), started) ||
+		moved(lc.occsIn(lc.window(a+1), "Created", ls.occs["Created"]), created)
 }

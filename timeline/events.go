@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -74,6 +75,24 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 	}
 	es.count = count
 	return oc, true
+}
+
+// eventTime is the time the occurrence rests on: its name's, else its API time (zero: none).
+func (oc occurrence) eventTime() time.Time {
+	if !oc.nameTime.IsZero() {
+		return oc.nameTime
+	}
+	return oc.api
+}
+
+// untimed is the occurrence without the time it rests on, which is no time of its pod (see
+// outOfLife): it happened before it was received, no more is known.
+func (oc occurrence) untimed() occurrence {
+	oc.note = strings.TrimPrefix(oc.note+"; its time "+oc.eventTime().UTC().Format(time.RFC3339Nano)+" is no time of the pod: left out", "; ")
+	oc.api, oc.apiPrec, oc.nameTime = time.Time{}, "", time.Time{}
+	oc.when = interval{hi: oc.received}
+	oc.at = oc.received
+	return oc
 }
 
 // evidence describes an occurrence as evidence for a milestone.

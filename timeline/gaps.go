@@ -9,22 +9,26 @@ import (
 // kubelet orders: init exit → sidecar start, sidecar start → started, started → next start,
 // app SIGTERM → app exit, app exit → sidecar SIGTERM, sidecar SIGTERM → exit, and pod deletion →
 // last exit. They read the first and the last runs only.
+// A gap whose ends are no sane times of the pod (saneGap) goes to unknown instead, with why.
 // tx keeps the texts put together for gaps before.
-func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration, into []Gap,
-	tx *gapTexts) []Gap {
+func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration, lf life,
+	into []Gap, unknown []UnknownGap, tx *gapTexts) ([]Gap, []UnknownGap) {
 	gaps := into[:0]
+	unknown = unknown[:0]
 	// A gap's ends are named by who and what ("sidecar", "started"); the name is put together
 	// only for a gap there is, once (a pod is derived at every frame that changes it).
 	addIf := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string, ordered bool) {
 		if from == nil || to == nil {
 			return
 		}
-		gaps = append(gaps, Gap{
-			Name: tx.name(gapEnds{fromWho, fromWhat, toWho, toWhat}),
-			From: ref(from), To: ref(to),
-			Span: spanBetween(from, to, ordered),
-			Why:  gapWhy(from, to, specOf, grace, tx),
-		})
+		name := tx.name(gapEnds{fromWho, fromWhat, toWho, toWhat})
+		span := spanBetween(from, to, ordered)
+		if why := saneGap(lf, from, to, span); why != "" {
+			unknown = append(unknown, UnknownGap{Name: name, From: ref(from), To: ref(to), Why: why})
+			return
+		}
+		gaps = append(gaps, Gap{Name: name, From: ref(from), To: ref(to), Span: span,
+			Why: gapWhy(from, to, specOf, grace, tx)})
 	}
 	add := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string) {
 		addIf(from, to, fromWho, fromWhat, toWho, toWhat, true)
@@ -97,7 +101,7 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 			add(del, last, "pod", "deletion", "last", "exit ("+last.Container+")")
 		}
 	}
-	return gaps
+	return gaps, unknown
 }
 
 // lastExitAfter is the latest exit (by estimate) of any lane that may be at or after t. Runs are

@@ -24,6 +24,7 @@ type podJSON struct {
 	Milestones []placedMilestone `json:"milestones"`
 	Containers []containerJSON   `json:"containers"`
 	Gaps       []Gap             `json:"gaps,omitempty"`
+	Unknown    []UnknownGap      `json:"unknownGaps,omitempty"`
 	Findings   []Finding         `json:"findings,omitempty"`
 }
 
@@ -116,7 +117,7 @@ func (w *PodWriter) view(p *Pod) podJSON {
 	}
 	out := podJSON{Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node, Owner: p.Owner,
 		Created: p.Created, Phase: p.Phase, Status: p.Status, Deleted: p.Deleted,
-		LastSeen: p.LastSeen, Statuses: p.Statuses, Gaps: p.Gaps, Findings: p.Findings()}
+		LastSeen: p.LastSeen, Statuses: p.Statuses, Gaps: p.Gaps, Unknown: p.UnknownGaps, Findings: p.Findings()}
 	for _, m := range p.Milestones.All() {
 		place(m)
 	}
@@ -154,7 +155,7 @@ func (p *Pod) UnmarshalJSON(b []byte) error {
 	}
 	*p = Pod{Namespace: in.Namespace, Name: in.Name, UID: in.UID, Node: in.Node, Owner: in.Owner,
 		Created: in.Created, Phase: in.Phase, Status: in.Status, Deleted: in.Deleted,
-		LastSeen: in.LastSeen, Statuses: in.Statuses, Gaps: in.Gaps,
+		LastSeen: in.LastSeen, Statuses: in.Statuses, Gaps: in.Gaps, UnknownGaps: in.Unknown,
 		memo: &podMemo{findings: in.Findings}}
 	p.memo.findingsOnce.Do(func() {})
 	ms := make([]Milestone, len(in.Milestones))

@@ -66,6 +66,20 @@ func appendPodJSON(b []byte, v *podJSON) ([]byte, error) {
 		w.raw(`,"gaps":`)
 		list(&w, v.Gaps, w.gap)
 	}
+	if len(v.Unknown) > 0 {
+		w.raw(`,"unknownGaps":`)
+		list(&w, v.Unknown, func(g *UnknownGap) {
+			w.raw(`{"name":`)
+			w.str(g.Name)
+			w.raw(`,"from":`)
+			w.ref(&g.From)
+			w.raw(`,"to":`)
+			w.ref(&g.To)
+			w.raw(`,"why":`)
+			w.str(g.Why)
+			w.raw(`}`)
+		})
+	}
 	if len(v.Findings) > 0 {
 		w.raw(`,"findings":`)
 		list(&w, v.Findings, w.finding)

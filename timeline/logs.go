@@ -76,8 +76,10 @@ func logKey(id string, attempt int32) string {
 	return "#" + strconv.Itoa(int(attempt))
 }
 
-// addLog files what a run's log said and marks the run for derivation again.
-func (ls *laneState) addLog(r time.Time, o *LogObservation) {
+// addLog files what a run's log said and marks the run for derivation again. A line stamped
+// with no time of the pod (see outOfLife; created is the pod's creation) is left out: ok is
+// false when one was.
+func (ls *laneState) addLog(r time.Time, o *LogObservation, created time.Time) (ok bool) {
 	if ls.logs == nil {
 		ls.logs = map[string]*logRun{}
 	}
@@ -87,7 +89,12 @@ func (ls *laneState) addLog(r time.Time, o *LogObservation) {
 		lr = &logRun{fromStart: o.FromStart}
 		ls.logs[key] = lr
 	}
+	ok = true
 	for _, l := range o.Lines {
+		if l.At.IsZero() || outOfLife(l.At, created, r) {
+			ok = false
+			continue
+		}
 		if lr.lines == 0 {
 			lr.first = l.At
 		}
@@ -109,6 +116,7 @@ func (ls *laneState) addLog(r time.Time, o *LogObservation) {
 		lr.ended = &seen{at: r}
 	}
 	ls.touch(ls.attemptOf(o.ContainerID, o.Attempt))
+	return ok
 }
 
 // addKubelet files the kubelet's line that it stops a container.

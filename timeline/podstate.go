@@ -16,9 +16,12 @@ type podState struct {
 	lastObs       PodObservation
 	readyNow      string // the Status of the last observation's Ready condition; "" without one
 	firstSeen     time.Time
-	lastSeen      time.Time
-	deleted       *seen // the DELETED watch event
-	deletion      *seen // the first observation with a deletionTimestamp
+	lastSeen      time.Time // the receive time of the last observation of the pod
+	latestSeen    time.Time // the latest receive time of an observation of it (the clock can go back)
+	clockBack     bool      // an observation was received before the one before it
+	odd           oddTimes  // which sources gave a time out of the pod's life (left out)
+	deleted       *seen     // the DELETED watch event
+	deletion      *seen     // the first observation with a deletionTimestamp
 	deletionAt    time.Time
 	deletionGrace int64
 	statuses      cowList[StatusChange]
@@ -61,6 +64,11 @@ type seen struct {
 }
 
 func newSeen(at, prev time.Time) seen {
+	if prev.After(at) {
+		// The receive clock went back (a recording's times are what it says): the observation
+		// before bounds nothing, and the fact is placed as if it were in the first.
+		prev = time.Time{}
+	}
 	s := seen{at: at, prev: prev}
 	if !prev.IsZero() {
 		s.note = notYetIn(prev)
@@ -127,7 +135,8 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 	ps.readyNow = readyStatus(p.Conditions)
 	ps.lastObs = *p
 	ps.lastObs.Conditions, ps.lastObs.Containers = nil, nil
-	ps.last, ps.lastSeen = &ps.lastObs, r
+	ps.last, ps.lastSeen, ps.latestSeen = &ps.lastObs, r, later(ps.latestSeen, r)
+	ps.clockBack = ps.clockBack || r.Before(prev)
 
 	if t == Deleted && ps.deleted == nil {
 		seen := s // copies made only here: taking s's address would copy it at every update
@@ -145,7 +154,11 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		}
 	}
 	if n := ps.statuses.len(); n == 0 || ps.statuses.at(n-1).Status != p.Status {
-		ps.statuses.insert(n, StatusChange{At: r, Status: p.Status, Phase: p.Phase})
+		at := r
+		if n > 0 {
+			at = later(at, ps.statuses.at(n-1).At) // seen after the one before, whatever the clock says
+		}
+		ps.statuses.insert(n, StatusChange{At: at, Status: p.Status, Phase: p.Phase})
 	}
 	if n := len(ps.phases); n == 0 || ps.phases[n-1].phase != p.Phase {
 		ps.phases = append(ps.phases, phaseChange{p.Phase, s})
@@ -154,6 +167,9 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		ps.rowDirty = ps.rowDirty || p.Phase == "Succeeded" || p.Phase == "Failed"
 	}
 	for _, c := range p.Conditions {
+		if outOfLife(c.LastTransition, ps.created(), r) {
+			c.LastTransition, ps.odd = time.Time{}, ps.odd|oddConditionTime // placed when seen
+		}
 		// The pod row shows every Ready change, and when PodScheduled, Initialized and
 		// ContainersReady first became True: that is all that is kept of the conditions. (A
 		// crash loop flips ContainersReady and PodReadyToStartContainers in every cycle. The
@@ -201,6 +217,10 @@ func hasConditionChange(list *seqBuilder[conditionChange], c Condition) bool {
 // row's own Events, and in the events list.
 func (ps *podState) addOcc(oc eventOcc) {
 	ps.touch()
+	if t := oc.eventTime(); ps.last != nil && outOfLife(t, ps.created(), oc.received) {
+		oc.occurrence = oc.untimed()
+		ps.odd |= oddEventTime
+	}
 	e := oc.ev
 	if e.InvolvedKind != ps.evKind || e.InvolvedName != ps.evName {
 		// Nearly all of a pod's Events are about the pod: its "Pod/name" is made once.
@@ -274,10 +294,10 @@ func (ps *podState) boundsRow(oc *eventOcc) {
 }
 
 // created is when the pod was made, the origin of its offsets: its creationTimestamp, unless
-// that is missing or later than the pod was first seen (a clock that is off by more than a
-// minute, or a bogus object); then when it was first seen.
+// that is missing, before any cluster ran, or later than the pod was first seen (a clock that
+// is off by more than a minute, or a bogus object); then when it was first seen.
 func (ps *podState) created() time.Time {
-	if c := ps.last.Created; !c.IsZero() && !c.After(ps.firstSeen.Add(time.Minute)) {
+	if c := ps.last.Created; !c.IsZero() && !c.Before(earliestCreation) && !c.After(ps.firstSeen.Add(time.Minute)) {
 		return c
 	}
 	return ps.firstSeen

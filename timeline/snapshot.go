@@ -62,7 +62,9 @@ type Pod struct {
 	Milestones Seq[Milestone] `json:"milestones"` // pod-level: created, scheduled, initialized, ready, ...
 	Containers []Container    `json:"containers"`
 	Gaps       []Gap          `json:"gaps,omitempty"`
-	Events     Seq[Event]     `json:"-"` // this pod's Event occurrences, oldest first
+	// UnknownGaps are the named gaps whose ends are no times of the pod (see UnknownGap).
+	UnknownGaps []UnknownGap `json:"unknownGaps,omitempty"`
+	Events      Seq[Event]   `json:"-"` // this pod's Event occurrences, oldest first
 	// Requests and Limits are what the pod asks of the scheduler with its sidecars, by resource.
 	Requests map[string]string `json:"requests,omitempty"`
 	Limits   map[string]string `json:"limits,omitempty"`
@@ -232,6 +234,15 @@ type Gap struct {
 	To   MilestoneRef `json:"to"`
 	Span Span         `json:"span"`
 	Why  string       `json:"why,omitempty"` // what explains it, if anything does
+}
+
+// UnknownGap is a named gap whose ends are not sane times of the pod (see saneGap): it is not
+// among the pod's Gaps, a note says why, and an assertion on it fails with Why.
+type UnknownGap struct {
+	Name string       `json:"name"`
+	From MilestoneRef `json:"from"`
+	To   MilestoneRef `json:"to"`
+	Why  string       `json:"why"`
 }
 
 // MilestoneRef names a milestone within a pod.
