@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -110,7 +111,11 @@ func eval(n node, p *timeline.Pod) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		return value{ty: tyTime, b: offset(p, m)}, nil
+		b, ok := offset(p, m)
+		if !ok {
+			return value{}, missing{n.text + ": its time lies centuries from the pod's creation, no time of the pod"}
+		}
+		return value{ty: tyTime, b: b}, nil
 	case *restartsRef:
 		c := p.Container(n.lane)
 		if c == nil {
@@ -240,16 +245,23 @@ func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error
 }
 
 // offset is a milestone's time as bounds from the pod's creation; a zero Earliest or Latest is
-// an unbounded end.
-func offset(p *timeline.Pod, m *timeline.Milestone) bounds {
-	b := bounds{est: m.At.Sub(p.Created), lo: negInf, hi: posInf}
+// an unbounded end. ok is false when an offset is more than a Duration holds: Sub saturates
+// there, at the values that stand for an unbounded end.
+func offset(p *timeline.Pod, m *timeline.Milestone) (_ bounds, ok bool) {
+	ok = true
+	sub := func(t time.Time) time.Duration {
+		d := t.Sub(p.Created)
+		ok = ok && d != negInf && d != posInf
+		return d
+	}
+	b := bounds{est: sub(m.At), lo: negInf, hi: posInf}
 	if !m.Earliest.IsZero() {
-		b.lo = m.Earliest.Sub(p.Created)
+		b.lo = sub(m.Earliest)
 	}
 	if !m.Latest.IsZero() {
-		b.hi = m.Latest.Sub(p.Created)
+		b.hi = sub(m.Latest)
 	}
-	return b
+	return b, ok
 }
 
 // evalGap is the span of the named gap, its ends unbounded where a milestone's are.
@@ -258,6 +270,10 @@ func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 		g := &p.Gaps[i]
 		if !n.matches(g) {
 			continue
+		}
+		if g.Span.Value == negInf || g.Span.Value == posInf {
+			// A timeline written before unknown gaps were told apart: the span saturated.
+			return value{}, missing{n.text + " is unknown: its span is more than a duration holds"}
 		}
 		b := bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}
 		from, to := p.Find(g.From.Container, g.From.Kind, g.From.Attempt), p.Find(g.To.Container, g.To.Kind, g.To.Attempt)
@@ -268,6 +284,12 @@ func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 			b.hi = posInf
 		}
 		return value{ty: tyDuration, b: b}, nil
+	}
+	for i := range p.UnknownGaps {
+		u := &p.UnknownGaps[i]
+		if n.matches(&timeline.Gap{Name: u.Name, From: u.From, To: u.To}) {
+			return value{}, missing{fmt.Sprintf("%s is unknown: %s", n.text, u.Why)}
+		}
 	}
 	names := make([]string, len(p.Gaps))
 	for i, g := range p.Gaps {
