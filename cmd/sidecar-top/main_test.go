@@ -52,7 +52,11 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{}, "what to watch?"},
+		{[]string{}, "no Kubernetes configuration"}, // no target: the namespace's table
+		{[]string{"-A", "pod/x"}, "takes no target"},
+		{[]string{"-A", "-o", "yaml"}, `-o "yaml": want json or jsonl`},
+		{[]string{"-o", "json", "pod/x"}, "-o json is for a scope"},
+		{[]string{"--sidecars-only", "job/x"}, "--sidecars-only is for a scope"},
 		{[]string{"a", "b"}, "one target at a time"},
 		{[]string{"svc/x"}, `cannot watch "svc"`},
 		{[]string{"pod/"}, "the name is missing"},

@@ -60,6 +60,8 @@ type viewOptions struct {
 type kubeOptions struct {
 	config   *kubeConfig
 	selector string
+	all      bool // -A: every namespace
+	fleet    fleetFlags
 	exports  exportFlag // --export: what record and live mode write from the final timeline
 	logs     logFlags   // --logs, --mark, --node-logs, ...: logs as evidence (logs.go)
 }
@@ -68,17 +70,21 @@ func newRootCommand(s streams) *cobra.Command {
 	view := &viewOptions{}
 	kube := &kubeOptions{config: newConfigFlags()}
 	cmd := &cobra.Command{
-		Use:   "sidecar-top [flags] POD | TYPE/NAME | -l SELECTOR",
+		Use:   "sidecar-top [flags] [POD | TYPE/NAME | -l SELECTOR | -A]",
 		Short: "Watch how a pod's init containers, native sidecars and app containers start and stop",
 		Long: `sidecar-top shows, live, how the containers of a Kubernetes Pod start, become ready,
 are signalled and exit, with native sidecars (init containers with restartPolicy: Always)
 drawn as what they are: one lane per container, every milestone with its uncertainty, the
 gaps between them, and findings in words.
 
-TARGET is a pod name, pod/NAME, job/NAME or deploy/NAME; or give -l SELECTOR. The pod need
-not exist yet: start sidecar-top before kubectl apply to see its whole life. A pod named as a
-command (version, record, replay, demo, ...) is watched as pod/NAME.`,
-		Example: `  sidecar-top -n shop checkout-7d9f
+TARGET is a pod name, pod/NAME, job/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME; or give
+-l SELECTOR. The pod need not exist yet: start sidecar-top before kubectl apply to see its
+whole life. A pod named as a command (version, record, replay, demo, ...) is watched as
+pod/NAME. With no TARGET, every pod of the namespace; with -A, of every namespace: a table of
+them all, one row per pod, from which enter opens a pod's lanes.`,
+		Example: `  sidecar-top -A
+  sidecar-top -n shop
+  sidecar-top -n shop checkout-7d9f
   sidecar-top -n batch job/nightly-export
   sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
   sidecar-top replay checkout.jsonl
@@ -98,6 +104,7 @@ command (version, record, replay, demo, ...) is watched as pod/NAME.`,
 	cmd.SetContext(context.Background())
 	addViewFlags(cmd.PersistentFlags(), view)
 	kube.addFlags(cmd.Flags())
+	kube.fleet.addFlags(cmd.Flags()) // -o and --sidecars-only: the watch's, not record's or check's
 	view.report.addFlags(cmd.Flags())
 	cmd.AddCommand(newRecordCommand(s, view), newReplayCommand(s, view), newDemoCommand(s, view), newVersionCommand(s))
 	cmd.AddCommand(newCheckCommand(s))
@@ -117,6 +124,7 @@ func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
 	k.config.addFlags(fs)
 	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
+	fs.BoolVarP(&k.all, "all-namespaces", "A", false, "watch every pod of every namespace: the fleet table (with -l, those it matches)")
 	k.exports.addFlags(fs)
 	k.logs.addFlags(fs)
 }
@@ -127,7 +135,7 @@ func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
 	if err != nil {
 		return watch.Target{}, "", kubeconfigError(err)
 	}
-	t, err := watch.ParseTarget(args, k.selector, ns)
+	t, err := watch.ParseScope(args, k.selector, ns, k.all)
 	return t, ns, err
 }
 

@@ -35,6 +35,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err != nil {
 		return err
 	}
+	if err := kube.fleet.check(t); err != nil {
+		return err
+	}
 	logs, err := kube.logs.plan(t)
 	if err != nil {
 		return err
@@ -82,8 +85,10 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		opts.Recorder = rec.recorder
 	}
 	switch out := outputOf(s, view, rec); {
+	case t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view):
+		res, err = runFleetOut(ctx, s, kube, live, opts, t)
 	case out.view:
-		res, err = runLiveView(ctx, s, mode, live, opts, t, view.report)
+		res, err = runLiveView(ctx, s, mode, live, opts, t, view.report, kube.fleet.sidecarsOnly(t))
 	case out.plain == nil:
 		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
@@ -161,7 +166,8 @@ func warnTo(s streams) func(play.Frame) {
 
 // runLiveView runs the Bubble Tea view while the player runs in its own goroutine and hands it
 // frames; the view quits when the user asks, or when the player ends (record's --until).
-func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target, report reportOptions) (play.Result, error) {
+func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target,
+	report reportOptions, sidecarsOnly bool) (play.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	frames := make(chan play.Frame, 1)
@@ -173,6 +179,9 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.So
 		Styles:    viewStyles(s, mode),
 		Explain:   report.explain,
 		Summary:   report.summary,
+		Fleet:     t.Kind == watch.TargetScope,
+		// A scope's pods without a sidecar are hidden by default across all namespaces.
+		SidecarsOnly: sidecarsOnly,
 	})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx))
 	type result struct {

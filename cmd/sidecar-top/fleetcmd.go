@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// fleetFlags are the flags of a scope (a namespace with no target, -A).
+type fleetFlags struct {
+	output       string // -o: json or jsonl; "" for the table
+	onlySidecars bool
+	flags        *pflag.FlagSet // to tell --sidecars-only given from its default
+}
+
+func (f *fleetFlags) addFlags(fs *pflag.FlagSet) {
+	f.flags = fs
+	fs.StringVarP(&f.output, "output", "o", "", "a scope's output: json (one document once the pods are listed) or jsonl (a line per milestone or finding as it is learnt)")
+	fs.BoolVar(&f.onlySidecars, "sidecars-only", false, "a scope's table hides pods without a sidecar (default: on with -A)")
+}
+
+// check refuses an output the target cannot have, before anything connects.
+func (f *fleetFlags) check(t watch.Target) error {
+	switch {
+	case f.output != "" && f.output != "json" && f.output != "jsonl":
+		return fmt.Errorf("-o %q: want json or jsonl", f.output)
+	case f.output != "" && t.Kind != watch.TargetScope:
+		return fmt.Errorf("-o %s is for a scope (-n NAMESPACE with no target, or -A); for %s use record -o FILE, or replay -o json", f.output, t)
+	case f.given("sidecars-only") && t.Kind != watch.TargetScope:
+		return fmt.Errorf("--sidecars-only is for a scope (-n NAMESPACE with no target, or -A), not %s", t)
+	}
+	return nil
+}
+
+// given reports whether the flag was given on the command line.
+func (f *fleetFlags) given(name string) bool {
+	if f.flags == nil {
+		return false
+	}
+	fl := f.flags.Lookup(name)
+	return fl != nil && fl.Changed
+}
+
+// sidecarsOnly is --sidecars-only as given, else on for all namespaces.
+func (f *fleetFlags) sidecarsOnly(t watch.Target) bool {
+	if f.given("sidecars-only") {
+		return f.onlySidecars
+	}
+	return t.AllNamespaces()
+}
+
+// runFleetOut watches a scope without the view: its table as plain lines, or JSON.
+func runFleetOut(ctx context.Context, s streams, kube *kubeOptions, live *watch.Live, opts play.Options, t watch.Target) (play.Result, error) {
+	format := kube.fleet.output
+	if format == "" {
+		format = "plain"
+		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s (Ctrl-C to stop)\n", present.Safe(t.String()))
+	}
+	out := newFleetOut(s.Out, format, t.String(), kube.fleet.sidecarsOnly(t), live.PodsListed)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	warn := warnTo(s)
+	res, err := play.RunLive(ctx, live, opts, func(f play.Frame) {
+		out.frame(f)
+		warn(f)
+		if out.Done() {
+			cancel() // -o json has printed its document
+		}
+	})
+	if err == nil {
+		err = out.err
+	}
+	return res, err
+}

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/fleet"
+	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// fleetOut writes a scope's table without a terminal: --plain prints the table once what was
+// there when the watch began is in (listed says how many pods that was), then one line per
+// row that changes; -o json prints one document then and is done; -o jsonl prints, from
+// then on, one JSON object per milestone or finding as it is learnt.
+type fleetOut struct {
+	w       io.Writer
+	format  string // "plain", "json" or "jsonl"
+	scope   string
+	view    fleet.View
+	listed  func() (int, bool)
+	rows    fleet.Rows
+	started bool
+	last    map[string]string      // plain: each row's line as printed, by UID
+	seen    map[string]bool        // jsonl: what was printed, by key
+	pods    map[*timeline.Pod]bool // jsonl: the pods of the last frame, unchanged since if shared
+	done    bool                   // json: printed
+	err     error
+}
+
+func newFleetOut(w io.Writer, format, scope string, sidecarsOnly bool, listed func() (int, bool)) *fleetOut {
+	return &fleetOut{w: w, format: format, scope: scope, listed: listed, last: map[string]string{}, seen: map[string]bool{},
+		view: fleet.View{SidecarsOnly: sidecarsOnly, Sort: fleet.KeyPod}}
+}
+
+// frame takes a frame of the live watch.
+func (o *fleetOut) frame(f play.Frame) {
+	if o.err != nil || o.done {
+		return
+	}
+	if !o.started {
+		n, ok := o.listed()
+		if !ok || f.Snapshot.Pods.Len() < n {
+			return
+		}
+		o.started = true
+	}
+	rows := o.rows.Of(f.Snapshot, nil)
+	switch o.format {
+	case "json":
+		o.json(fleet.DocumentOf(fleet.Make(rows, o.view), o.scope, f.Now))
+		o.done = true
+	case "jsonl":
+		o.jsonl(f.Snapshot)
+	default:
+		o.plain(fleet.Make(rows, o.view), f.Now)
+	}
+}
+
+// Done reports whether the output has all it will print (-o json).
+func (o *fleetOut) Done() bool { return o.done || o.err != nil }
+
+// plain prints the table the first time, then each row whose line changed (its AGE aside).
+func (o *fleetOut) plain(t fleet.Table, now time.Time) {
+	tw := tabwriter.NewWriter(o.w, 2, 8, 2, ' ', 0)
+	first := len(o.last) == 0
+	if first {
+		fmt.Fprintf(tw, "%s\n", strings.Join(fleet.Titles[:], "\t"))
+	}
+	for _, r := range t.Rows {
+		c := r.Cells(now)
+		line := strings.Join(c[:], "\t")
+		key := strings.Join(append(c[:fleet.KeyAge:fleet.KeyAge], c[fleet.KeyAge+1:]...), "\t")
+		if o.last[r.UID] == key {
+			continue
+		}
+		o.last[r.UID] = key
+		fmt.Fprintf(tw, "%s\n", line)
+	}
+	if first {
+		fmt.Fprintf(tw, "# %s: %d pods, %d with a native sidecar, %d classic, %d hidden\n", present.Safe(o.scope),
+			t.Counts.Pods, t.Counts.Native, t.Counts.Classic, t.Counts.Hidden)
+	}
+	o.err = tw.Flush()
+}
+
+// json prints one value on a line, escaped as every JSON output is (jsonsafe).
+func (o *fleetOut) json(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		o.err = err
+		return
+	}
+	_, o.err = o.w.Write(append(jsonsafe.Escape(b), '\n'))
+}
+
+// fleetMilestone is one line of -o jsonl for a milestone.
+type fleetMilestone struct {
+	Type      string `json:"type"` // "milestone"
+	Namespace string `json:"namespace"`
+	Pod       string `json:"pod"`
+	UID       string `json:"uid"`
+	timeline.Milestone
+}
+
+// fleetFinding is one line of -o jsonl for a finding.
+type fleetFinding struct {
+	Type      string `json:"type"` // "finding"
+	Namespace string `json:"namespace"`
+	UID       string `json:"uid"`
+	timeline.Finding
+}
+
+// jsonl prints the milestones and findings of the snapshot's pods not printed before: a
+// milestone once, when it is first known, by its pod, container, kind and run (and reason and
+// count: a probe's repeats). A pod the last frame shared is passed over.
+func (o *fleetOut) jsonl(s timeline.Snapshot) {
+	pods := make(map[*timeline.Pod]bool, s.Pods.Len())
+	for _, p := range s.Pods.Items() {
+		pods[p] = true
+		if o.pods[p] {
+			continue
+		}
+		for _, r := range p.Rows() {
+			m := r.Milestone
+			key := fmt.Sprintf("m %s %s %s %d %s %d", p.UID, m.Container, m.Kind, m.Attempt, m.Reason, m.Count)
+			if !o.seen[key] {
+				o.seen[key] = true
+				o.json(fleetMilestone{"milestone", p.Namespace, p.Name, p.UID, *m})
+			}
+		}
+		for _, f := range p.Findings() {
+			key := fmt.Sprintf("f %s %s %s", p.UID, f.ID, f.Container)
+			if !o.seen[key] {
+				o.seen[key] = true
+				o.json(fleetFinding{"finding", p.Namespace, p.UID, f})
+			}
+		}
+	}
+	o.pods = pods
+}
