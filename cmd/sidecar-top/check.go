@@ -178,7 +178,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 		return timeline.Snapshot{}, nil, err
 	}
 	if rd.Truncated {
-		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); using the lines before it\n", name)
+		say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); using the lines before it", name)
 	}
 	if res.Final.Pods.Len() == 0 {
 		return timeline.Snapshot{}, nil, fmt.Errorf("%s: no pod in the recording", name)
@@ -226,7 +226,7 @@ func checkLive(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpt
 		popts.Until = func(snap timeline.Snapshot) bool { return until.met(t, snap) }
 		waiting = string(until)
 	}
-	fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s until %s, then checking\n", t, ns, waiting)
+	say(s.ErrOut, "watching %s in namespace %s until %s, then checking", t, ns, waiting)
 	res, err := play.RunLive(ctx, live, popts, warnTo(s))
 	if err != nil {
 		return timeline.Snapshot{}, src, err
@@ -351,14 +351,17 @@ type junitFailure struct {
 }
 
 // junitReport is the report: a testcase per assertion, whose output lists every pod's value and
-// whose failure the pods that failed it; and, live, one for --until when it was not met.
+// whose failure the pods that failed it; and, live, one for --until when it was not met. Every
+// text is made safe as on a terminal (present.Safe), line by line: a report is read with cat too,
+// and XML cannot hold the C0 controls at all (encoding/xml writes U+FFFD for them), while the C1
+// controls, bidi overrides and zero-width characters it holds as they are.
 func junitReport(results []checked, allowUncertain bool, src timelineSource) junitSuites {
-	suite := junitSuite{Name: "sidecar-top check " + src.name}
+	suite := junitSuite{Name: present.Safe("sidecar-top check " + src.name)}
 	for _, r := range results {
-		c := junitCase{Name: r.a.String(), Classname: "sidecar-top.check"}
+		c := junitCase{Name: present.Safe(r.a.String()), Classname: "sidecar-top.check"}
 		var all, bad []string
 		for _, p := range r.o.Pods {
-			line := fmt.Sprintf("pod %s: %s: %s", p.Pod, verdictWord(p.Truth), p.Detail)
+			line := present.Safe(fmt.Sprintf("pod %s: %s: %s", p.Pod, verdictWord(p.Truth), p.Detail))
 			all = append(all, line)
 			if !passes(p.Truth, allowUncertain) {
 				bad = append(bad, line)
@@ -367,13 +370,13 @@ func junitReport(results []checked, allowUncertain bool, src timelineSource) jun
 		c.SystemOut = strings.Join(all, "\n")
 		if !passes(r.o.Truth, allowUncertain) {
 			if len(bad) == 0 {
-				bad = []string{outcomeText(r.o, src)}
+				bad = []string{present.Safe(outcomeText(r.o, src))}
 			}
 			kind := "false"
 			if r.o.Truth == assert.Uncertain {
 				kind = "uncertain"
 			}
-			c.Failure = &junitFailure{Message: kind + ": " + outcomeText(r.o, src), Type: kind, Text: strings.Join(bad, "\n")}
+			c.Failure = &junitFailure{Message: present.Safe(kind + ": " + outcomeText(r.o, src)), Type: kind, Text: strings.Join(bad, "\n")}
 			suite.Failures++
 		}
 		suite.Cases = append(suite.Cases, c)
@@ -381,7 +384,7 @@ func junitReport(results []checked, allowUncertain bool, src timelineSource) jun
 	if src.missed != "" {
 		suite.Cases = append(suite.Cases, junitCase{
 			Name: "--until", Classname: "sidecar-top.check",
-			Failure: &junitFailure{Message: src.missed, Type: "until", Text: src.missed},
+			Failure: &junitFailure{Message: present.Safe(src.missed), Type: "until", Text: present.Safe(src.missed)},
 		})
 		suite.Failures++
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sidecar-top/sidecar-top/assert"
+	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -65,9 +66,7 @@ each holds one, and compares distributions otherwise (a Job's or Deployment's po
 				d.TargetB = hb.Target
 			}
 			if opts.output == "json" {
-				enc := json.NewEncoder(s.Out)
-				enc.SetIndent("", "  ")
-				return enc.Encode(d)
+				return writeDiffJSON(s.Out, d)
 			}
 			return writeDiff(s.Out, d)
 		},
@@ -75,6 +74,18 @@ each holds one, and compares distributions otherwise (a Job's or Deployment's po
 	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "json: print the comparison as JSON")
 	cmd.Flags().StringVar(&opts.by, "by", "auto", "what to compare: auto, name, order (pods paired) or gap (distributions over the pods)")
 	return cmd
+}
+
+// writeDiffJSON prints the comparison as indented JSON, with what a terminal could obey spelled
+// as JSON escapes (jsonsafe), as every JSON output is: the names in it are the recordings' and
+// their files'.
+func writeDiffJSON(w io.Writer, d gapDiff) error {
+	b, err := json.MarshalIndent(d, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(jsonsafe.Escape(b), '\n'))
+	return err
 }
 
 // gapDiff is the comparison of two recordings.

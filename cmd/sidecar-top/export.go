@@ -115,7 +115,7 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		return err
 	}
 	if truncated {
-		fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); exporting the lines before it\n", name)
+		say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); exporting the lines before it", name)
 	}
 	in.About.ExportedBy = "sidecar-top " + version
 	if o.pod != "" {
@@ -127,7 +127,7 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		if err := export.SendOTLP(ctx, in, o.otlp.options()); err != nil {
 			return err
 		}
-		fmt.Fprintf(s.ErrOut, "sidecar-top: sent %d pods' traces to %s\n", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint))
+		say(s.ErrOut, "sent %d pods' traces to %s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint))
 		return nil
 	}
 	return writeExport(s.Out, f, o.output, in)
@@ -222,7 +222,7 @@ func (e *exportFlag) write(ctx context.Context, s streams, t watch.Target, serve
 			errs = append(errs, fmt.Errorf("--export %s=%s: %w", spec.format, spec.target, err))
 			continue
 		}
-		fmt.Fprintf(s.ErrOut, "sidecar-top: exported the timeline as %s to %s\n", spec.format, spec.target)
+		say(s.ErrOut, "exported the timeline as %s to %s", spec.format, spec.target)
 	}
 	return errors.Join(errs...)
 }

@@ -118,14 +118,14 @@ func (p *logPlan) setup(ctx context.Context, client kubernetes.Interface, ns str
 			o := p.opts
 			opts.Logs, p.logsOn = &o, true
 		} else {
-			fmt.Fprintf(w, "sidecar-top: %s: the containers' logs are not used as evidence\n", oneLine(a.Why))
+			say(w, "%s: the containers' logs are not used as evidence", a.Why)
 		}
 	}
 	if p.nodeLogs {
 		if a := watch.CanReadNodeLogs(ctx, client); a.Allowed {
 			opts.NodeLogs, p.nodeLogsOn = &watch.NodeLogOptions{}, true
 		} else {
-			fmt.Fprintf(w, "sidecar-top: %s: --node-logs is off\n", oneLine(a.Why))
+			say(w, "%s: --node-logs is off", a.Why)
 		}
 	}
 }

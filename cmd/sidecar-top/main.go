@@ -35,7 +35,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 
 	"github.com/go-logr/logr"
@@ -57,7 +56,7 @@ func run(args []string, s streams) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(s.ErrOut, "sidecar-top: "+oneLine(err.Error()))
+	say(s.ErrOut, "%s", err)
 	if code, ok := err.(exitCode); ok {
 		return code.code
 	}

@@ -176,7 +176,7 @@ func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, r
 			return fmt.Errorf("close %s: %w", r.path, err)
 		}
 	}
-	fmt.Fprintf(s.ErrOut, "sidecar-top: recorded %d watch events to %s\n", res.Items, r.where())
+	say(s.ErrOut, "recorded %d watch events to %s", res.Items, r.where())
 	if r.json {
 		if err := writeDocument(s.Out, r.report.document(t.Namespace, t.String(), res.Final), false); err != nil {
 			return err

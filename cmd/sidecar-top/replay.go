@@ -104,7 +104,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	sayNote(s.ErrOut, note)
 	truncated := func() {
 		if rd.Truncated {
-			fmt.Fprintf(s.ErrOut, "sidecar-top: %s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it\n", name)
+			say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it", name)
 		}
 	}
 	switch {

@@ -30,7 +30,7 @@ func oldServerNote(gitVersion string) string {
 // sayNote prints a note once on w (standard error), unless it is empty.
 func sayNote(w io.Writer, note string) {
 	if note != "" {
-		fmt.Fprintln(w, "sidecar-top: note: "+note)
+		say(w, "note: %s", note)
 	}
 }
 
