@@ -84,8 +84,20 @@ func truncate(s string, width int) string {
 	if len(s) <= width || cellWidth(s) <= width { // a cell takes a byte at least
 		return s
 	}
-	return ansi.Truncate(s, width, "…")
+	t := ansi.Truncate(s, width, "…")
+	// Never inside a number: "exit 13…" would read as exit 13. The cut goes back before it.
+	kept, all := []rune(ansi.Strip(t)), []rune(ansi.Strip(s))
+	if n := len(kept) - 1; n > 0 && n < len(all) && isDigit(all[n]) && isDigit(kept[n-1]) {
+		i := n - 1
+		for i > 0 && (isDigit(kept[i-1]) || (kept[i-1] == '.' || kept[i-1] == ',') && i > 1 && isDigit(kept[i-2])) {
+			i--
+		}
+		return ansi.Truncate(s, width-(n-i), "…")
+	}
+	return t
 }
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // pad fills s with spaces on the right up to width cells, cutting it when it is longer.
 func pad(s string, width int) string {

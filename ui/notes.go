@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"iter"
 	"strings"
 
@@ -20,7 +21,16 @@ func renderGaps(f *frame, gaps []timeline.Gap, height int) []string {
 	for _, g := range gaps {
 		items = append(items, f.styled(sMuted, "Δ ")+present.Safe(g.Name)+" "+f.styled(sText, textfmt.Gap(g.Span)))
 	}
-	lines := wrapItems(items, f.width-1, height, "   ")
+	lines, placed := wrapCount(items, f.width-1, height, "   ")
+	// Those that do not fit are said, with where to see them, in the place of the last ones.
+	for k := placed; k < len(items) && k >= 0; k-- {
+		hint := f.styled(sMuted, fmt.Sprintf("+%d more gaps: enter on a milestone, or a taller window", len(items)-k))
+		try, n := wrapCount(append(items[:k:k], hint), f.width-1, height, "   ")
+		if n == k+1 || k == 0 {
+			lines = try
+			break
+		}
+	}
 	for i := range lines {
 		lines[i] = " " + lines[i]
 	}
@@ -99,24 +109,33 @@ func legendItems(st Styles, full bool, sep string) []string {
 // wrapItems lays items out in at most lines lines of width cells, sep apart; items that do not
 // fit are left out.
 func wrapItems(items []string, width, lines int, sep string) []string {
+	out, _ := wrapCount(items, width, lines, sep)
+	return out
+}
+
+// wrapCount is wrapItems, and how many of the items it placed.
+func wrapCount(items []string, width, lines int, sep string) ([]string, int) {
 	var out []string
-	cur := ""
-	for _, it := range items {
+	cur, start := "", 0 // the line being filled, and its first item
+	for i, it := range items {
 		switch {
 		case cur == "":
-			cur = it
+			cur, start = it, i
 		case cellWidth(cur)+cellWidth(sep)+cellWidth(it) <= width:
 			cur += sep + it
 		default:
 			out = append(out, cur)
 			if len(out) == lines {
-				return out
+				return out, i
 			}
-			cur = it
+			cur, start = it, i
 		}
 	}
-	if cur != "" && len(out) < lines {
-		out = append(out, truncate(cur, width))
+	switch {
+	case cur == "":
+		return out, len(items)
+	case len(out) < lines:
+		return append(out, truncate(cur, width)), len(items)
 	}
-	return out
+	return out, start
 }
