@@ -150,6 +150,10 @@ func (d *deriver) container(ps *podState, ls *laneState, runs Seq[*Run], created
 		limit := strconv.Itoa(MaxRestartCount)
 		d.note("pod " + ps.last.Name + " container " + ls.spec.Name + ": a restart count above " + limit + " was read as " + limit)
 	}
+	if ls.dup {
+		d.note("pod " + ps.last.Name + " has more than one container named " + strconv.Quote(ls.spec.Name) +
+			": each has a lane of its own; what names a container by name alone (a log, a gap, an assertion) is about the first")
+	}
 	c := Container{Name: ls.spec.Name, Kind: ls.spec.Kind, State: ls.stateText(), Runs: runs, Since: created, End: end}
 	if ls.status != nil {
 		c.RestartCount = ls.status.RestartCount

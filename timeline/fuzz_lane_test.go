@@ -14,9 +14,10 @@ import (
 // FuzzLaneUpdates feeds the builder a sequence of updates of one container, as a recording or
 // a server can carry them: restart counts that flap, jump to the largest int32 and back, or go
 // below zero; container IDs that come back; start and finish times in 1970, before the pod,
-// in year 9999; receive times that go backwards; Events, logs and a deletion among them. FuzzBuilder
-// draws whole pods of independent containers that a kubelet could have written; this one
-// holds one lane to what only a hostile source writes, update after update. Whatever comes,
+// in year 9999; receive times that go backwards; a second container of the same name; Events,
+// logs and a deletion among them. FuzzBuilder draws whole pods of independent containers that
+// a kubelet could have written; this one holds one lane to what only a hostile source writes,
+// update after update. Whatever comes,
 // the builder must not panic, a snapshot per update must end where one at the end does, and
 // what it hands out must be sane (checkHostile).
 func FuzzLaneUpdates(f *testing.F) {
@@ -159,7 +160,11 @@ func laneUpdates(data []byte) []timeline.Observation {
 			app.Status = &timeline.ContainerStatus{ContainerID: "app-1", Started: boolp(true),
 				Running: &timeline.Running{ContainerID: "app-1", StartedAt: u.at(ib)}}
 		}
-		u.pod(side, app, op == 8 && ib&1 == 1)
+		other := app
+		if op >= 100 && op < 200 {
+			other.Name = "side" // two containers of one name, as no API server allows
+		}
+		u.pod(side, other, op%10 == 8 && ib&1 == 1)
 	}
 	return u.obs
 }

@@ -27,6 +27,11 @@ type laneState struct {
 	state   string
 	occs    map[string][]eventOcc // by reason, in time order
 	shown   bool                  // the pod has shown this container (Events can come first)
+	// list is the pod spec's list the container is in (listOf), seenIn the observation that
+	// showed it last, and dup says another container of its name came first (see laneOf).
+	list   ContainerKind
+	seenIn int
+	dup    bool
 
 	waitsUnsorted bool // waits' attempts went back once: they are searched one by one
 

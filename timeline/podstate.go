@@ -28,7 +28,8 @@ type podState struct {
 	conditions    seqBuilder[conditionChange] // Ready's changes, and the first True of three others
 	firstTrue     uint8                       // which of those three were True (firstTrueBit)
 	phases        []phaseChange
-	lanes         map[string]*laneState
+	lanes         map[string]*laneState // by container name (see laneOf)
+	obsN          int                   // counts the observations of the pod, for laneOf
 	laneOrder     []*laneState
 	// scheduled are the pod's Scheduled Events, in time order: of the Events about the pod itself
 	// (no container), the only ones its timeline reads beyond the events list (the pod row's
@@ -187,13 +188,10 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 			}
 		}
 	}
+	ps.obsN++
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		ls, ok := ps.lanes[c.Name]
-		if !ok {
-			ls = newLaneState()
-			ps.lanes[c.Name] = ls
-		}
+		ls := ps.laneOf(c)
 		if !ls.shown {
 			ls.shown = true
 			ps.laneOrder = append(ps.laneOrder, ls)
@@ -228,12 +226,8 @@ func (ps *podState) addOcc(oc eventOcc) {
 	}
 	addEvent(&ps.events, oc.listEventOf(ps.evObject))
 	if c := oc.ev.Container; c != "" {
-		ls, ok := ps.lanes[c]
-		if !ok {
-			// An Event about a container the pod has not shown yet: kept for when it does.
-			ls = newLaneState()
-			ps.lanes[c] = ls
-		}
+		// A lane made here is of a container the pod has not shown yet: kept for when it does.
+		ls := ps.eventLane(c, oc.ev.ContainerKind)
 		ls.addOcc(oc)
 		ps.boundsRow(&oc)
 		return
