@@ -116,7 +116,18 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 	var snap timeline.Snapshot
 	var src timelineSource
 	var err error
-	if isRecordingArg(args, kube) {
+	recording := isRecordingArg(args, kube)
+	inputs := kube.inputs()
+	if recording {
+		inputs = inputFiles{}
+		inputs.add(args[0], s.In)
+	}
+	if opts.junit != "" {
+		if err := inputs.refuse("--junit", opts.junit); err != nil {
+			return err // before anything is read or watched
+		}
+	}
+	if recording {
 		if opts.untilArg != "" || opts.timeout != 0 {
 			return fmt.Errorf("--until and --timeout are for a live target; %s is a recording", args[0])
 		}
@@ -139,7 +150,7 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 		return err
 	}
 	if opts.junit != "" {
-		if err := writeJUnitFile(opts.junit, results, opts.allowUncertain, src); err != nil {
+		if err := writeJUnitFile(opts.junit, results, opts.allowUncertain, src, inputs); err != nil {
 			return err
 		}
 	}
@@ -392,15 +403,16 @@ func junitReport(results []checked, allowUncertain bool, src timelineSource) jun
 	return junitSuites{Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
 }
 
-// writeJUnitFile writes the report to path.
-func writeJUnitFile(path string, results []checked, allowUncertain bool, src timelineSource) error {
+// writeJUnitFile writes the report to path, never over one of inputs, and whole or not at all
+// (writeOutput).
+func writeJUnitFile(path string, results []checked, allowUncertain bool, src timelineSource, inputs inputFiles) error {
 	b, err := xml.MarshalIndent(junitReport(results, allowUncertain, src), "", "  ")
 	if err != nil {
 		return err
 	}
 	b = append([]byte(xml.Header), append(b, '\n')...)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
-		return fmt.Errorf("--junit: %w", err)
-	}
-	return nil
+	return writeOutput("--junit", path, inputs, func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	})
 }

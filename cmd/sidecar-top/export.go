@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -105,6 +104,13 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 	if f.Text() && o.otlp.endpoint != "" {
 		return fmt.Errorf("--otlp-endpoint is for --format otlp, not %s", f)
 	}
+	var inputs inputFiles
+	inputs.add(name, s.In)
+	if o.output != "" && o.output != "-" {
+		if err := inputs.refuse("-o", o.output); err != nil {
+			return err // before the recording is read
+		}
+	}
 	r, done, err := s.open(name)
 	if err != nil {
 		return err
@@ -130,26 +136,16 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		say(s.ErrOut, "sent %d pods' traces to %s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint))
 		return nil
 	}
-	return writeExport(s.Out, f, o.output, in)
+	return writeExport(s.Out, f, o.output, in, inputs)
 }
 
-// writeExport writes in in format f to path, or to out when path is empty or -.
-func writeExport(out io.Writer, f export.Format, path string, in export.Input) error {
+// writeExport writes in in format f to path, or to out when path is empty or -; never over one
+// of inputs, and whole or not at all (writeOutput).
+func writeExport(out io.Writer, f export.Format, path string, in export.Input, inputs inputFiles) error {
 	if path == "" || path == "-" {
 		return export.Write(out, f, in)
 	}
-	file, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("export: %w", err)
-	}
-	if err := export.Write(file, f, in); err != nil {
-		file.Close()
-		return fmt.Errorf("export %s: %w", path, err)
-	}
-	if err := file.Close(); err != nil {
-		return fmt.Errorf("export %s: %w", path, err)
-	}
-	return nil
+	return writeOutput("export", path, inputs, func(w io.Writer) error { return export.Write(w, f, in) })
 }
 
 func endpointName(ep string) string {
@@ -200,10 +196,22 @@ func (e *exportFlag) Set(v string) error {
 	return nil
 }
 
-// write writes every --export from the final timeline. It runs after the watch has stopped,
-// often because ctx was cancelled (Ctrl-C, --timeout), so it sends on a context of its own.
-// Each export is tried; the errors are joined.
-func (e *exportFlag) write(ctx context.Context, s streams, t watch.Target, serverVersion string, final timeline.Snapshot) error {
+// refuse is an error if a file of --export is one of inputs: said before anything connects.
+func (e *exportFlag) refuse(inputs inputFiles) error {
+	for _, spec := range e.specs {
+		if spec.format.Text() {
+			if err := inputs.refuse("--export "+string(spec.format), spec.target); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// write writes every --export from the final timeline, never over one of inputs. It runs after
+// the watch has stopped, often because ctx was cancelled (Ctrl-C, --timeout), so it sends on a
+// context of its own. Each export is tried; the errors are joined.
+func (e *exportFlag) write(ctx context.Context, s streams, t watch.Target, serverVersion string, final timeline.Snapshot, inputs inputFiles) error {
 	if len(e.specs) == 0 {
 		return nil
 	}
@@ -214,7 +222,7 @@ func (e *exportFlag) write(ctx context.Context, s streams, t watch.Target, serve
 	for _, spec := range e.specs {
 		var err error
 		if spec.format.Text() {
-			err = writeExport(s.Out, spec.format, spec.target, in)
+			err = writeExport(s.Out, spec.format, spec.target, in, inputs)
 		} else {
 			err = export.SendOTLP(ctx, in, export.OTLPOptions{Endpoint: spec.target})
 		}

@@ -120,12 +120,17 @@ func (r *recordOptions) where() string {
 	return r.path
 }
 
-// open creates the recording's file before anything connects, refusing to overwrite one: a name
-// that exists or cannot be created fails at once. -o - writes to stdout.
-func (r *recordOptions) open(stdout io.Writer) error {
+// open creates the recording's file before anything connects, refusing to overwrite one (an
+// input least of all): a name that exists or cannot be created fails at once. -o - writes to
+// stdout. The recording is written where it is named, not renamed there at the end: a recorder
+// killed at any moment leaves what it had recorded, up to its last whole line.
+func (r *recordOptions) open(stdout io.Writer, inputs inputFiles) error {
 	if r.toStdout() {
 		r.w = stdout
 		return nil
+	}
+	if err := inputs.refuse("-o", r.path); err != nil {
+		return err
 	}
 	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {

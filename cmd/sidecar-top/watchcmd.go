@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -51,8 +50,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	liveHeap()
 	opts := play.Options{}
 	var res play.Result
+	inputs := kube.inputs()
 	if rec != nil {
-		if err := rec.open(s.Out); err != nil {
+		if err := rec.open(s.Out, inputs); err != nil {
 			return err
 		}
 		defer func() {
@@ -60,6 +60,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 				rec.abandon(res.Items)
 			}
 		}()
+		if !rec.toStdout() {
+			inputs.add(rec.path, nil) // an --export over the recording would replace it
+		}
 		opts.Linger = rec.linger
 		if rec.until != untilNone {
 			opts.Until = func(s timeline.Snapshot) bool { return rec.until.met(t, s) }
@@ -69,6 +72,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 			ctx, cancel = context.WithTimeout(ctx, rec.timeout)
 			defer cancel()
 		}
+	}
+	if err := kube.exports.refuse(inputs); err != nil {
+		return err
 	}
 	serverVersion, live, err := connectWith(ctx, client, t, host, watch.LiveOptions{Recording: rec != nil},
 		func(ctx context.Context, o *watch.LiveOptions) { logs.setup(ctx, client, ns, s.ErrOut, o) })
@@ -92,7 +98,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	case out.plain == nil:
 		res, err = play.RunLive(ctx, live, opts, warnTo(s))
 	default:
-		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s in namespace %s (Ctrl-C to stop)\n", t, ns)
+		say(s.ErrOut, "watching %s in namespace %s (Ctrl-C to stop)", t, ns)
 		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
 		feed.rests = true
 		stop := feed.start(ctx)
@@ -108,7 +114,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		return err
 	}
 	res.Final = withNote(res.Final, note)
-	if err := kube.exports.write(ctx, s, t, serverVersion, res.Final); err != nil {
+	if err := kube.exports.write(ctx, s, t, serverVersion, res.Final, inputs); err != nil {
 		return err
 	}
 	if rec != nil {
@@ -148,10 +154,10 @@ func warnTo(s streams) func(play.Frame) {
 		switch {
 		case f.Silent > 0 && f.Silent >= 2*said: // at 5 s, 10 s, 20 s, ...: no flood
 			said = f.Silent
-			fmt.Fprintf(s.ErrOut, "sidecar-top: warning: no answer from the API server for %s: what is shown is stale\n", f.Silent)
+			say(s.ErrOut, "warning: no answer from the API server for %s: what is shown is stale", f.Silent)
 		case f.Silent == 0 && said > 0:
 			said = 0
-			fmt.Fprintln(s.ErrOut, "sidecar-top: the API server answers again")
+			say(s.ErrOut, "the API server answers again")
 		}
 		if f.WatchErr == nil {
 			last = ""
@@ -159,7 +165,7 @@ func warnTo(s streams) func(play.Frame) {
 		}
 		if msg := oneLine(f.WatchErr.Error()); msg != last {
 			last = msg
-			fmt.Fprintln(s.ErrOut, "sidecar-top: warning: "+msg)
+			say(s.ErrOut, "warning: %s", msg)
 		}
 	}
 }
