@@ -124,6 +124,8 @@ type viewState struct {
 	picker   pickerState // the pod picker, when open
 	summary  summaryState
 	inPod    bool // a pod opened from the fleet table: esc goes back to it
+
+	inspector inspectorState // the milestone inspector, when open
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles

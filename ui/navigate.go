@@ -23,6 +23,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.fleet, cmd = m.fleet.Update(msg)
 		return m, cmd
+	case m.view.inspector.open && !m.view.showHelp:
+		m.inspectorKey(msg)
+		return m, nil
 	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.view.picker.open && !m.view.search.typing &&
 		m.view.search.query == "" && !m.view.showHelp && !m.view.summary.open:
 		m.view.inPod = false // back to the table, at the same row
@@ -81,6 +84,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.page(1)
 	case key.Matches(msg, k.Events):
 		m.view.focus = 1 - m.view.focus
+	case key.Matches(msg, k.Accept) && m.view.focus == focusMilestones:
+		m.openInspector()
 	case key.Matches(msg, k.Next):
 		if m.replaying() {
 			m.step(1)
@@ -115,6 +120,23 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// inspectorKey handles a key while the inspector is open: enter or esc closes it, n and p (the
+// milestone cursor's keys) inspect the next or previous milestone.
+func (m *Model) inspectorKey(msg tea.KeyMsg) {
+	k, in := m.keys, &m.view.inspector
+	p := m.currentPod()
+	switch {
+	case key.Matches(msg, k.Accept), key.Matches(msg, k.Cancel), p == nil:
+		in.open = false
+	case key.Matches(msg, k.Next), key.Matches(msg, k.Down):
+		in.row = min(in.row+1, len(p.Rows())-1)
+		m.view.cursor = in.row
+	case key.Matches(msg, k.Prev), key.Matches(msg, k.Up):
+		in.row = max(in.row-1, 0)
+		m.view.cursor = in.row
+	}
 }
 
 // inTable reports whether the fleet table is what the view shows.
