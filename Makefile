@@ -53,10 +53,12 @@ fuzz:
 	done; \
 	echo "fuzzed $$n targets for $(FUZZTIME) each"
 
-# Writes README's capture of the view and its JSON example from the embedded demo, as the
-# binary draws and prints them; TestREADME fails when README differs.
+# Writes what README.md and docs/*.md show of sidecar-top from what it does: the view's capture
+# and the JSON example from the embedded demo (TestREADME), the output of every console block's
+# commands (TestDocs) and design.md's package graph from go list (TestDocsPackageGraph). Each
+# test fails when a document differs.
 readme:
-	$(GO) test -run '^TestREADME$$' -count=1 ./cmd/sidecar-top -update
+	$(GO) test -run '^(TestREADME|TestDocs|TestDocsPackageGraph)$$' -count=1 ./cmd/sidecar-top -update
 
 # Prints each scenario's named gaps as sidecar-top shows them beside the runtime's ground truth.
 truth:

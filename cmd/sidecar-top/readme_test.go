@@ -19,10 +19,15 @@ import (
 	"github.com/sidecar-top/sidecar-top/ui"
 )
 
-// make readme runs TestREADME with -update.
-var update = flag.Bool("update", false, "rewrite README.md's generated parts")
+// make readme runs TestREADME and TestDocs with -update.
+var update = flag.Bool("update", false, "rewrite the generated parts of README.md and docs/*.md")
 
-const readmePath = "../../README.md"
+// The files whose parts TestREADME writes: README's capture, and the JSON example of the
+// reference's JSON output section.
+const (
+	readmePath = "../../README.md"
+	usagePath  = "../../docs/usage.md"
+)
 
 // The demo README shows, and the size of its capture.
 const (
@@ -31,37 +36,40 @@ const (
 	readmeJSONLineWidth = 100
 )
 
-// TestREADME: README's capture of the view and its JSON example are what the binary draws and
-// prints for the embedded demo; `make readme` (go test -run TestREADME -update) writes them.
+// TestREADME: README's capture of the view and the JSON example in docs/usage.md are what the
+// binary draws and prints for the embedded demo; `make readme` (go test -run TestREADME -update)
+// writes them.
 func TestREADME(t *testing.T) {
-	b, err := os.ReadFile(readmePath)
+	fillMarked(t, readmePath, "view", "```\n"+readmeView(t)+"```\n")
+	fillMarked(t, usagePath, "json", "```jsonc\n"+readmeJSON(t)+"```\n")
+}
+
+// fillMarked checks, or with -update writes, the part of the file at path between the markers
+// <!-- begin NAME: make readme --> and <!-- end NAME -->.
+func fillMarked(t *testing.T, path, name, part string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts := map[string]string{
-		"view": "```\n" + readmeView(t) + "```\n",
-		"json": "```jsonc\n" + readmeJSON(t) + "```\n",
+	doc := string(b)
+	begin, end := "<!-- begin "+name+": make readme -->\n", "<!-- end "+name+" -->\n"
+	i, j := strings.Index(doc, begin), strings.Index(doc, end)
+	if i < 0 || j < i {
+		t.Fatalf("%s lacks %q ... %q", path, strings.TrimSpace(begin), strings.TrimSpace(end))
 	}
-	readme := string(b)
-	for _, name := range []string{"view", "json"} {
-		begin, end := "<!-- begin "+name+": make readme -->\n", "<!-- end "+name+" -->\n"
-		i, j := strings.Index(readme, begin), strings.Index(readme, end)
-		if i < 0 || j < i {
-			t.Fatalf("README.md lacks %q ... %q", strings.TrimSpace(begin), strings.TrimSpace(end))
+	i += len(begin)
+	if !*update {
+		if diff := cmp.Diff(strings.Split(doc[i:j], "\n"), strings.Split(part, "\n")); diff != "" {
+			t.Errorf("%s's %s is not what sidecar-top shows; run make readme (-file +now):\n%s", path, name, diff)
 		}
-		i += len(begin)
-		if *update {
-			readme = readme[:i] + parts[name] + readme[j:]
-			continue
-		}
-		if diff := cmp.Diff(strings.Split(readme[i:j], "\n"), strings.Split(parts[name], "\n")); diff != "" {
-			t.Errorf("README.md's %s is not what sidecar-top shows; run make readme (-README +now):\n%s", name, diff)
-		}
+		return
 	}
-	if *update {
-		if err := os.WriteFile(readmePath, []byte(readme), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if doc[i:j] == part {
+		return
+	}
+	if err := os.WriteFile(path, []byte(doc[:i]+part+doc[j:]), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -202,7 +210,7 @@ func (v *jsonValue) write(w *strings.Builder, indent string, used int) {
 	w.WriteString("\n" + indent + "}")
 }
 
-// TestJSONAlwaysPresent: what README says of the fields -o json always writes holds: of the
+// TestJSONAlwaysPresent: what docs/usage.md says of the fields -o json always writes holds: of the
 // document, only kind, version and pods (empty when none); namespace and target when known;
 // jobs, events and notes only when there are some.
 func TestJSONAlwaysPresent(t *testing.T) {
