@@ -54,6 +54,13 @@ func (t Target) String() string {
 	return string(t.Kind) + "/" + t.Name
 }
 
+// IsScope reports whether a target as String writes it (a recording's header keeps it so)
+// names a scope; all says it is every namespace's.
+func IsScope(target string) (scope, all bool) {
+	all = target == "all namespaces" || strings.HasPrefix(target, "all namespaces -l ")
+	return all || strings.HasPrefix(target, "namespace "), all
+}
+
 // AllNamespaces reports whether the target is every namespace's pods.
 func (t Target) AllNamespaces() bool { return t.Kind == TargetScope && t.Namespace == "" }
 

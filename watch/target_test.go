@@ -127,6 +127,13 @@ func TestParseScope(t *testing.T) {
 			t.Errorf("ParseScope(%q, %q, %v) = %+v, %v; want %+v", tt.args, tt.selector, tt.all, got, err, tt.want)
 		}
 	}
+	for _, tt := range []Target{{Kind: TargetScope}, {Kind: TargetScope, Selector: "a=b"}, {Kind: TargetScope, Namespace: "x"},
+		{Kind: TargetPod, Name: "namespace"}, {Kind: TargetSelector, Selector: "a=b"}} {
+		scope, all := IsScope(tt.String())
+		if scope != (tt.Kind == TargetScope) || all != tt.AllNamespaces() {
+			t.Errorf("IsScope(%q) = %v, %v", tt.String(), scope, all)
+		}
+	}
 	if s := (Target{Kind: TargetScope}).String(); s != "all namespaces" {
 		t.Errorf("String of all namespaces: %q", s)
 	}

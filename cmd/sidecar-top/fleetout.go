@@ -118,8 +118,8 @@ type fleetFinding struct {
 }
 
 // jsonl prints the milestones and findings of the snapshot's pods not printed before: a
-// milestone once, when it is first known, by its pod, container, kind and run (and reason and
-// count: a probe's repeats). A pod the last frame shared is passed over.
+// milestone once, when it is first known, by its pod, container, kind, run and which of that
+// kind in the run it is. A pod the last frame shared is passed over.
 func (o *fleetOut) jsonl(s timeline.Snapshot) {
 	pods := make(map[*timeline.Pod]bool, s.Pods.Len())
 	for _, p := range s.Pods.Items() {
@@ -127,9 +127,12 @@ func (o *fleetOut) jsonl(s timeline.Snapshot) {
 		if o.pods[p] {
 			continue
 		}
+		nth := map[string]int{} // a kind may come more than once in a run (not-ready, a probe's repeats)
 		for _, r := range p.Rows() {
 			m := r.Milestone
-			key := fmt.Sprintf("m %s %s %s %d %s %d", p.UID, m.Container, m.Kind, m.Attempt, m.Reason, m.Count)
+			key := fmt.Sprintf("m %s %s %s %d", p.UID, m.Container, m.Kind, m.Attempt)
+			nth[key]++
+			key += fmt.Sprintf(" #%d", nth[key])
 			if !o.seen[key] {
 				o.seen[key] = true
 				o.json(fleetMilestone{"milestone", p.Namespace, p.Name, p.UID, *m})

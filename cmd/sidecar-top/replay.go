@@ -220,6 +220,9 @@ func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Re
 }
 
 // replayConfig is the view of replay r: README's capture is drawn from it too.
+// A recording of a scope (record -A, record -n NS with no target) opens on the fleet table.
 func replayConfig(r *play.Replay, target, ns string, styles ui.Styles) ui.Config {
-	return ui.Config{Target: target, Namespace: ns, Mode: ui.Replay, Frames: r.Frames(), Control: r, Styles: styles}
+	scope, all := watch.IsScope(target)
+	return ui.Config{Target: target, Namespace: ns, Mode: ui.Replay, Frames: r.Frames(), Control: r, Styles: styles,
+		Fleet: scope, SidecarsOnly: all}
 }

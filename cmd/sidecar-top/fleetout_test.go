@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/ui"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// fleetFrames are two frames of every embedded recording's pods in one scope: the first with
+// each recording played to its first half, the second to its end.
+func fleetFrames(t *testing.T) (half, end play.Frame) {
+	t.Helper()
+	e := play.NewEngine(nil)
+	var rest []timeline.Observation
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, items, _, err := watch.ReadAll(f, name)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		obs := watch.Observations(items)
+		for _, o := range obs[:len(obs)/2] {
+			e.Apply(o)
+		}
+		rest = append(rest, obs[len(obs)/2:]...)
+	}
+	half = play.Frame{Snapshot: e.Snapshot(), Now: e.Now()}
+	for _, o := range rest {
+		e.Apply(o)
+	}
+	return half, play.Frame{Snapshot: e.Snapshot(), Now: e.Now()}
+}
+
+// TestFleetPlain: nothing before the listed pods are in; then the table with its counts; then a
+// line for each row that changed, and none for one that did not.
+func TestFleetPlain(t *testing.T) {
+	half, end := fleetFrames(t)
+	var b bytes.Buffer
+	listed := 99
+	o := newFleetOut(&b, "plain", "all namespaces", false, func() (int, bool) { return listed, true })
+	o.frame(half)
+	if b.Len() != 0 {
+		t.Fatalf("printed before the listed pods were in:\n%s", b.String())
+	}
+	listed = half.Snapshot.Pods.Len()
+	o.frame(half)
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if !strings.HasPrefix(lines[0], "NAMESPACE") || !strings.HasPrefix(lines[len(lines)-1], "# all namespaces: 5 pods") ||
+		len(lines) != 2+half.Snapshot.Pods.Len() {
+		t.Fatalf("the first table:\n%s", b.String())
+	}
+	b.Reset()
+	o.frame(half)
+	if b.Len() != 0 {
+		t.Errorf("a frame with no change printed:\n%s", b.String())
+	}
+	o.frame(end)
+	changed := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(changed) == 0 || len(changed) > 5 || strings.HasPrefix(changed[0], "NAMESPACE") {
+		t.Errorf("the changed rows:\n%s", b.String())
+	}
+}
+
+// TestFleetJSONL: each milestone and finding once, as JSON lines: a milestone known at the first
+// frame is not printed again at the next ones.
+func TestFleetJSONL(t *testing.T) {
+	half, end := fleetFrames(t)
+	var b bytes.Buffer
+	o := newFleetOut(&b, "jsonl", "all namespaces", false, func() (int, bool) { return 0, true })
+	o.frame(half)
+	o.frame(end)
+	o.frame(end)
+	milestones, findings := 0, 0
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		var v struct{ Type string }
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		switch v.Type {
+		case "milestone":
+			milestones++
+		case "finding":
+			findings++
+		default:
+			t.Errorf("a line of type %q: %s", v.Type, l)
+		}
+	}
+	rows, fs := 0, 0
+	for _, p := range end.Snapshot.Pods.Items() {
+		rows, fs = rows+len(p.Rows()), fs+len(p.Findings())
+	}
+	if milestones != rows || findings < fs {
+		t.Errorf("%d milestones and %d findings printed, want the end's %d milestones and %d findings", milestones, findings, rows, fs)
+	}
+}
+
+// TestFleetJSON: one document, once the pods are in, then done.
+func TestFleetJSON(t *testing.T) {
+	_, end := fleetFrames(t)
+	var b bytes.Buffer
+	o := newFleetOut(&b, "json", "namespace x", false, func() (int, bool) { return 0, true })
+	o.frame(end)
+	o.frame(end)
+	if !o.Done() || strings.Count(b.String(), "\n") != 1 {
+		t.Fatalf("want one document and done: %v\n%s", o.Done(), b.String())
+	}
+	var d struct {
+		Kind   string
+		Counts struct{ Pods int }
+	}
+	if err := json.Unmarshal(b.Bytes(), &d); err != nil || d.Kind != "SidecarTopFleet" || d.Counts.Pods != 5 {
+		t.Errorf("document %+v, %v", d, err)
+	}
+}
+
+// TestReplayOfScope: a recording of a scope opens on the fleet table.
+func TestReplayOfScope(t *testing.T) {
+	for _, tc := range []struct {
+		target          string
+		fleet, sidecars bool
+	}{{"all namespaces", true, true}, {"namespace shop", true, false}, {"pod/x", false, false}} {
+		cfg := replayConfig(play.NewReplay(nil, 1, false, time.Second), tc.target, "", ui.NewStyles(ui.NewRenderer(io.Discard, ui.ColorNever, "")))
+		if cfg.Fleet != tc.fleet || cfg.SidecarsOnly != tc.sidecars {
+			t.Errorf("%s: Fleet %v, SidecarsOnly %v", tc.target, cfg.Fleet, cfg.SidecarsOnly)
+		}
+	}
+}
