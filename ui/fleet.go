@@ -192,6 +192,12 @@ func (t *FleetTable) move(msg tea.KeyMsg) {
 	t.cursor = t.table.Rows[t.at].UID
 }
 
+// keyGroup is the table's keys as the ? screen and README list them.
+func (k FleetKeyMap) keyGroup() keyGroup {
+	return keyGroup{"Fleet table (-A, -n NS)", []key.Binding{k.Open, k.Filter, k.Clear, k.SortFinding, k.SortRestarts,
+		k.SortPod, k.SortAge, k.SortStatus, k.SortLeft, k.SortRight, k.Top, k.Bottom}}
+}
+
 // ShortHelp is the status line's help while the table shows.
 func (k FleetKeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Open, k.Filter, k.SortFinding, k.SortRestarts, k.SortAge, k.SortLeft, k.SortRight}

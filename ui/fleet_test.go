@@ -120,6 +120,19 @@ func TestFleetKeys(t *testing.T) {
 	}
 }
 
+// TestFleetHelp: ? over the table lists the table's keys.
+func TestFleetHelp(t *testing.T) {
+	m := pressRun(t, fleetModel(t, 160, 40, false), "?")
+	for _, want := range []string{"Fleet table", "open the pod", "sort by finding", "clear filter"} {
+		if !strings.Contains(m.View(), want) {
+			t.Errorf("help lacks %q:\n%s", want, m.View())
+		}
+	}
+	if m = pressRun(t, m, "?"); strings.Contains(m.View(), "Fleet table") {
+		t.Error("? again did not close the help")
+	}
+}
+
 // TestFleetSidecarsOnly: a pod without a sidecar is hidden and counted in the header.
 func TestFleetSidecarsOnly(t *testing.T) {
 	m := fleetModel(t, 160, 20, true)

@@ -27,7 +27,8 @@ type frame struct {
 	help              help.Model
 	keys              KeyMap
 	spinner           string
-	fleet             *FleetTable // the fleet table, when the view shows it
+	fleet             *FleetTable  // the fleet table, when the view shows it
+	fleetKeys         *FleetKeyMap // the fleet table's keys, in a fleet view
 }
 
 // replayInfo is what the header says about a replay.
@@ -63,6 +64,9 @@ func (m *Model) frameView() frame {
 	}
 	if m.inTable() {
 		f.fleet = &m.fleet
+	}
+	if m.cfg.Fleet {
+		f.fleetKeys = &m.fleet.KeyMap
 	}
 	if f.cache == nil { // a Model not made by NewModel
 		f.cache = newViewCache()

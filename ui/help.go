@@ -60,7 +60,11 @@ func keyColumns(f *frame) []string {
 		width int
 	}
 	var cols []column
-	for _, g := range f.keys.keyGroups() {
+	groups := f.keys.keyGroups()
+	if f.fleetKeys != nil {
+		groups = append([]keyGroup{f.fleetKeys.keyGroup()}, groups...)
+	}
+	for _, g := range groups {
 		var bs []key.Binding
 		kw := 0
 		for _, b := range g.keys {

@@ -55,7 +55,7 @@ func DefaultKeyMap() KeyMap {
 		Search:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "search")),
 		NextMatch: key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "next match")),
 		PrevMatch: key.NewBinding(key.WithKeys("N"), key.WithHelp("N", "previous match")),
-		Accept:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "pick, end typing")),
+		Accept:    key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "inspect a milestone, pick, end typing")),
 		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "end search, close")),
 		Order:     key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "picker order")),
 		Pause:     key.NewBinding(key.WithKeys(" "), key.WithHelp("space", "play/pause")),

@@ -93,10 +93,10 @@ func TestHelpScrolls(t *testing.T) {
 }
 
 // keysMarkdown is README's keys section: a line per group of keyGroups, every binding of the
-// default key map with its help.
+// default key maps (the fleet table's first) with its help.
 func keysMarkdown() string {
 	var b strings.Builder
-	for _, g := range DefaultKeyMap().keyGroups() {
+	for _, g := range append([]keyGroup{DefaultFleetKeyMap().keyGroup()}, DefaultKeyMap().keyGroups()...) {
 		var items []string
 		for _, k := range g.keys {
 			items = append(items, "`"+k.Help().Key+"` "+k.Help().Desc)
