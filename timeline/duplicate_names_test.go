@@ -63,3 +63,24 @@ func TestContainersOfOneName(t *testing.T) {
 		t.Errorf("notes %q", s.Notes)
 	}
 }
+
+// TestFindingsReadEachContainersOwnFacts: the finding rules read container i's spec from the
+// pod's lane i, not from the first lane of its name (which also scanned every lane for each
+// container: a pod of 10,000 read 10^8). An app named as the sidecar before it is not told it
+// has the sidecar's restartPolicy.
+func TestFindingsReadEachContainersOwnFacts(t *testing.T) {
+	side := running("x", timeline.KindSidecar, 1, true, "s1")
+	side.RestartPolicy = "Always"
+	app := running("x", timeline.KindApp, 2, true, "a1")
+	b := timeline.NewBuilder()
+	b.Apply(timeline.Observation{Type: timeline.Added, Received: sec(2.5), Pod: pod("u", side, app)})
+	p := b.Final().Pods.At(0)
+	if len(p.Containers) != 2 {
+		t.Fatalf("%d lanes", len(p.Containers))
+	}
+	for _, f := range p.Findings() {
+		if f.ID == timeline.FindingRestartPolicyOnApp {
+			t.Errorf("finding %q: the app has no restartPolicy", f.Text)
+		}
+	}
+}

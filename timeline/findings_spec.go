@@ -19,7 +19,7 @@ func sidecarRaced(p *Pod, f *podFacts) []Finding {
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		next := nextContainer(p, i)
-		if c.Kind != KindSidecar || next == nil || f.spec(c.Name).HasStartupProbe {
+		if c.Kind != KindSidecar || next == nil || f.spec(i, c.Name).HasStartupProbe {
 			continue
 		}
 		start, ready, nextStart := c.Find(MStart, 0), c.Find(MReady, 0), next.Find(MStart, 0)
@@ -43,8 +43,8 @@ func startupProbeTimedOut(p *Pod, f *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		spec := f.spec(c.Name)
-		if !f.timedOut(c.Name) || spec.Startup.Timeout <= 0 || spec.Startup.Timeout > time.Second {
+		spec := f.spec(i, c.Name)
+		if !f.timedOut(i, c.Name) || spec.Startup.Timeout <= 0 || spec.Startup.Timeout > time.Second {
 			continue
 		}
 		out = append(out, Finding{Severity: SeverityWarning, Container: c.Name, Text: fmt.Sprintf(
@@ -169,7 +169,7 @@ func restartPolicyOnApp(p *Pod, f *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		if rp := f.spec(c.Name).RestartPolicy; c.Kind == KindApp && rp != "" {
+		if rp := f.spec(i, c.Name).RestartPolicy; c.Kind == KindApp && rp != "" {
 			out = append(out, Finding{Severity: SeverityInfo, Container: c.Name, Text: fmt.Sprintf(
 				"%s has restartPolicy: %s, but it is a regular container: that sets how it restarts, it does not make it "+
 					"a sidecar. A native sidecar is an initContainer with restartPolicy: Always.", quote(c.Name), rp)})

@@ -121,14 +121,14 @@ func rowBefore(a, b Row) int {
 // mergeRows orders rows by Before, stably: each list rows[starts[i]:starts[i+1]] is sorted on its
 // own, then the lists are merged, an earlier list's row first where neither is before the other.
 // That is the stable sort of the whole (Before is a strict weak order wherever the rows' times
-// differ, which is almost everywhere), at the cost of a merge.
-func mergeRows(rows []Row, starts []int) []Row {
-	type list struct {
-		next, end int
-		at        int64 // the next row's time, in Unix nanoseconds, if exact
-		exact     bool
-	}
-	lists := make([]list, 0, len(starts))
+// differ, which is almost everywhere), at the cost of a merge. The lists' heads are kept in a
+// binary heap: a pod of 10,000 lanes had its earliest head found by a scan of them all, for
+// each of its rows.
+func mergeRows(rows []Row, starts []int) []Row { return mergeRowsBy(rows, starts, Before) }
+
+// mergeRowsBy is mergeRows with before for Before (a test counts the comparisons).
+func mergeRowsBy(rows []Row, starts []int, before func(a, b *Milestone) bool) []Row {
+	lists := make([]rowList, 0, len(starts))
 	for i := 0; i+1 < len(starts); i++ {
 		seg := rows[starts[i]:starts[i+1]]
 		if len(seg) == 0 {
@@ -137,43 +137,87 @@ func mergeRows(rows []Row, starts []int) []Row {
 		if !slices.IsSortedFunc(seg, rowBefore) {
 			slices.SortStableFunc(seg, rowBefore)
 		}
-		lists = append(lists, list{next: starts[i], end: starts[i+1]})
+		lists = append(lists, rowList{next: starts[i], end: starts[i+1], order: len(lists)})
 	}
 	if len(lists) <= 1 {
 		return rows
 	}
-	// Heads are compared by their times in Unix nanoseconds (Before's first test), and by Before
-	// where those are equal or out of int64's range.
-	key := func(l *list) {
-		at := rows[l.next].Milestone.At
-		l.at, l.exact = at.UnixNano(), at.After(minNano) && at.Before(maxNano)
+	h := rowHeap{rows: rows, lists: lists, before: before}
+	for i := range h.lists {
+		h.key(&h.lists[i])
 	}
-	for i := range lists {
-		key(&lists[i])
-	}
-	before := func(a, b *list) bool {
-		if a.exact && b.exact && a.at != b.at {
-			return a.at < b.at
-		}
-		return Before(rows[a.next].Milestone, rows[b.next].Milestone)
+	for i := len(h.lists)/2 - 1; i >= 0; i-- {
+		h.down(i)
 	}
 	out := make([]Row, 0, len(rows))
-	for len(lists) > 0 {
-		best := 0
-		for i := 1; i < len(lists); i++ {
-			if before(&lists[i], &lists[best]) {
-				best = i
-			}
-		}
-		l := &lists[best]
+	for len(h.lists) > 0 {
+		l := &h.lists[0]
 		out = append(out, rows[l.next])
 		if l.next++; l.next == l.end {
-			lists = slices.Delete(lists, best, best+1)
+			n := len(h.lists) - 1
+			h.lists[0] = h.lists[n]
+			h.lists = h.lists[:n]
 		} else {
-			key(l)
+			h.key(l)
 		}
+		h.down(0)
 	}
 	return out
+}
+
+// rowList is one of mergeRows' lists: its next row, its end, and its place among the lists.
+type rowList struct {
+	next, end, order int
+	at               int64 // the next row's time, in Unix nanoseconds, if exact
+	exact            bool
+}
+
+// rowHeap is a binary min-heap of lists by their next rows (less).
+type rowHeap struct {
+	rows   []Row
+	lists  []rowList
+	before func(a, b *Milestone) bool // Before
+}
+
+// key notes the list's next row's time. Heads are compared by their times in Unix nanoseconds
+// (Before's first test), and by Before where those are equal or out of int64's range.
+func (h *rowHeap) key(l *rowList) {
+	at := h.rows[l.next].Milestone.At
+	l.at, l.exact = at.UnixNano(), at.After(minNano) && at.Before(maxNano)
+}
+
+func (h *rowHeap) headBefore(a, b *rowList) bool {
+	if a.exact && b.exact && a.at != b.at {
+		return a.at < b.at
+	}
+	return h.before(h.rows[a.next].Milestone, h.rows[b.next].Milestone)
+}
+
+// less orders the heads by Before, then the earlier list first.
+func (h *rowHeap) less(i, j int) bool {
+	a, b := &h.lists[i], &h.lists[j]
+	if h.headBefore(a, b) {
+		return true
+	}
+	return !h.headBefore(b, a) && a.order < b.order
+}
+
+// down moves list i down the heap to its place.
+func (h *rowHeap) down(i int) {
+	for n := len(h.lists); ; {
+		c := 2*i + 1
+		if c >= n {
+			return
+		}
+		if c+1 < n && h.less(c+1, c) {
+			c++
+		}
+		if !h.less(c, i) {
+			return
+		}
+		h.lists[i], h.lists[c] = h.lists[c], h.lists[i]
+		i = c
+	}
 }
 
 // minNano and maxNano bound the times whose Unix nanoseconds int64 holds.
