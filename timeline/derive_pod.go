@@ -76,6 +76,10 @@ func (d *deriver) pod(ps *podState) *Pod {
 			d.note("pod " + p.Name + ": " + text)
 		}
 	}
+	if ps.tooMany {
+		limit := strconv.Itoa(MaxContainersPerPod)
+		d.note("pod " + p.Name + " has more than " + limit + " containers: those past the first " + limit + " have no lane")
+	}
 	if ps.clockBack {
 		d.note("pod " + p.Name + ": an observation was received before the one before it (the receive clock went back): " +
 			"the one before bounds nothing it showed")

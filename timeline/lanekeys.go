@@ -9,6 +9,11 @@ import "strconv"
 // names (spec.initContainers or spec.containers). What names a container by its name alone (a
 // log, a gap's end, an assertion) is about the first.
 
+// MaxContainersPerPod is how many containers of a pod have a lane: those past it are left out,
+// with a note. No pod the API server stores has as many (its object would pass etcd's 1.5 MiB),
+// and the cost of a pod's timeline grows with its lanes: a recording can hold any number.
+const MaxContainersPerPod = 10000
+
 // listOf is the list of the pod's spec a container of kind k is in, as an Event's field path
 // names it: init (sidecars too), app or ephemeral.
 func listOf(k ContainerKind) ContainerKind {

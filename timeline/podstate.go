@@ -30,6 +30,7 @@ type podState struct {
 	phases        []phaseChange
 	lanes         map[string]*laneState // by container name (see laneOf)
 	obsN          int                   // counts the observations of the pod, for laneOf
+	tooMany       bool                  // it showed more than MaxContainersPerPod containers
 	laneOrder     []*laneState
 	// scheduled are the pod's Scheduled Events, in time order: of the Events about the pod itself
 	// (no container), the only ones its timeline reads beyond the events list (the pod row's
@@ -189,8 +190,12 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		}
 	}
 	ps.obsN++
-	for i := range p.Containers {
-		c := &p.Containers[i]
+	containers := p.Containers
+	if len(containers) > MaxContainersPerPod {
+		containers, ps.tooMany = containers[:MaxContainersPerPod], true
+	}
+	for i := range containers {
+		c := &containers[i]
 		ls := ps.laneOf(c)
 		if !ls.shown {
 			ls.shown = true
