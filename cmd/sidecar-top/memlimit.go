@@ -23,7 +23,14 @@ const minHeapLimit = 40 << 20
 // holds at any time is garbage, and the collector's default (run when the heap has doubled since
 // the last collection) lets it grow to twice the timeline. A soft limit has it collect sooner
 // instead; the runtime caps the time it then spends collecting at half the CPU, so a timeline
-// bigger than the limit costs CPU, never a failure.
+// bigger than the limit costs CPU, never a failure. It returns what the reader is to tell of its
+// progress (watch.Reader.Progress), or nil.
+//
+// The limit is a ceiling, not memory taken: the heap grows only by what is allocated, and that
+// follows what is read (a line refused costs what it read, watch.MaxLineBytes at most). What is
+// taken ahead of the allocations (the heap backed ahead, prefaultSize) follows what the reader
+// has read too, never the file's size alone, which says nothing of what a file holds: a sparse
+// file of 3 GiB whose line 22 was refused had had 1.5 GiB backed before a byte was read.
 //
 // The limit is the file's size less what the process already has mapped from files (its own
 // program: Linux maps 64 KiB around each page the packages' init functions touch, 27-38 MiB of
@@ -36,25 +43,29 @@ const minHeapLimit = 40 << 20
 // replay builds is a third of a recording's size or less, so collecting whenever the heap has
 // doubled only spent CPU on memory the limit allows anyway. Replaying the 101 MiB recording of a
 // 2,200-pod Job took 1.0-1.1 CPU-s with it and 0.9-1.0 without (scripts/bench.sh). As the heap
-// will grow to near the limit, the memory it grows into is backed ahead (prefaultHeap).
-func boundHeap(r io.Reader) {
+// will grow to near the limit, the memory it grows into is backed ahead (prefault.go).
+func boundHeap(r io.Reader) (progress func(kept int64)) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
-		return
+		return nil
 	}
 	f, ok := r.(*os.File)
 	if !ok {
-		return
+		return nil
 	}
 	fi, err := f.Stat()
 	if err != nil || !fi.Mode().IsRegular() {
-		return
+		return nil
 	}
-	limit := heapLimit(fi.Size(), mappedFromFiles())
+	size := fi.Size()
+	limit := heapLimit(size, mappedFromFiles())
 	debug.SetMemoryLimit(limit)
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(-1)
-		prefaultHeap(prefaultSize(fi.Size(), limit))
+	if _, set := os.LookupEnv("GOGC"); set {
+		return nil
 	}
+	debug.SetGCPercent(-1)
+	p := &heapAhead{size: size, limit: limit, next: prefaultMin}
+	p.reserve(prefaultSize(size, size, limit))
+	return p.grow
 }
 
 // liveHeap sets the collector's target for a live run (play.LiveGCPercent), unless the user has

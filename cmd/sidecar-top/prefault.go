@@ -4,33 +4,68 @@ package main
 // the limit), and Linux backs each new page at the first write to it: a fault per 4 KiB, most of
 // the 18,500-19,500 faults of replaying the 101 MiB recording of a 2,200-pod Job, and 15% of its
 // CPU time on the VM scripts/bench.sh measured (perf: exc_page_fault; in a virtual machine a
-// fault costs the most). prefaultHeap has the kernel back the first part of that heap in one
-// call instead (madvise MADV_POPULATE_WRITE, Linux 5.14 on), and the heap grows into memory that
-// is there already. Eight rounds in turn against a copy of the binary before it (2026-12-05,
-// 23:48): 1.12-1.67 CPU-s (1.43 on average) -> 1.12-1.44 (1.28), 0.62-0.95 s wall (0.80) ->
-// 0.65-0.82 (0.74); system time 0.18-0.32 -> 0.13-0.19 s (23:40-23:45); peak resident 92 MiB
-// either way. Huge pages (MADV_HUGEPAGE first) were faster still on average, but populating them
-// took 100 ms instead of 5 in two runs of five on that VM: not done.
+// fault costs the most). So the heap is given, before the replay reads, a stretch of memory it
+// will grow into (heapAhead.reserve: allocated and never written, so not resident, then
+// collected at once, while the heap is nearly empty), and the kernel backs that stretch, ahead of
+// the heap, in one call at a time (heapAhead.populate: madvise MADV_POPULATE_WRITE, Linux 5.14
+// on) as the reader reads. Huge pages (MADV_HUGEPAGE first) were faster still on average, but
+// populating them took 100 ms instead of 5 in two runs of five on that VM: not done.
+//
+// What is backed follows what the reader has read (watch.Reader.Progress), never the file's
+// size alone: backed at once, half the size of a sparse file of 3 GiB whose line 22 was refused
+// was made resident (1.5 GiB) before a byte was read, and a sparse file of 16 GiB ran out of a 4
+// GiB address space allocating the 8 GiB to back.
 
-// prefaultSize is how much of the heap to back ahead for a replay of a file of size bytes under
-// a memory limit of limit bytes: no more than the heap will surely reach, so that the resident set
-// is no bigger for it. A replay's heap reaches at least half the file's size before anything
-// is collected (the recordings measured allocate 1.05-9 times their size, the biggest
-// proportionally least) and, with the collector waiting for the limit, close to the limit less
-// the runtime's own memory (52 MB of a limit of 63.5 MiB); prefaultMin keeps small replays, done
-// in a few milliseconds anyway, as they were.
-func prefaultSize(size, limit int64) int64 {
-	n := min(size/2, limit-prefaultRoom)
-	if n < prefaultMin {
+// heapAhead is a stretch of the heap's memory, reserved for a replay of a file of size bytes
+// under a memory limit of limit bytes, and how much of it is backed. Its grow runs on the
+// reader's goroutine.
+type heapAhead struct {
+	size, limit int64
+	from, n     uintptr // where the stretch is, and its length
+	next        int64   // what the reader must have read for the next step
+	backed      int64
+}
+
+// grow backs the stretch ahead of the heap for kept bytes read (prefaultSize), whenever what
+// was read has doubled since the last step: in as many calls as doublings.
+func (h *heapAhead) grow(kept int64) {
+	if kept < h.next {
+		return
+	}
+	h.next = 2 * kept
+	if n := prefaultSize(h.size, kept, h.limit); n > h.backed {
+		h.populate(n)
+		h.backed = n
+	}
+}
+
+// prefaultSize is how much of the heap to back ahead, for kept bytes read of a recording of size
+// bytes, under a memory limit of limit bytes: no more than the heap will surely reach, so that
+// the resident set is no bigger for it. A replay's heap reaches at least half the file's size
+// before anything is collected (the recordings measured allocate 1.05-9 times their size, the
+// biggest proportionally least) and, with the collector waiting for the limit, close to the limit
+// less the runtime's own memory (52 MB of a limit of 63.5 MiB); but it is sure to reach only what
+// follows from what was read: prefaultAhead times that at most. Nothing is backed before
+// prefaultMin is read (small replays, done in a few milliseconds anyway, and files refused at
+// once stay as they were), nor more than prefaultReserve.
+func prefaultSize(size, kept, limit int64) int64 {
+	if kept < prefaultMin {
 		return 0
 	}
-	return n
+	return max(min(size/2, limit-prefaultRoom, prefaultAhead*kept, prefaultReserve), 0)
 }
+
+// prefaultAhead is how many times what was read the heap is backed ahead, at most: the heap
+// allocates at least what is read, and backing it runs ahead of it from one doubling of what was
+// read to the next.
+const prefaultAhead = 4
 
 // prefaultRoom is what prefaultSize leaves of the limit for the runtime's own memory and the
 // heap's free spans: the 101 MiB recording's heap reached 52 MB of a 63.5 MiB limit.
 const prefaultRoom = 16 << 20
 
-// prefaultMin is the least worth backing ahead: the call and the collection after it take a
-// millisecond or two.
-const prefaultMin = 8 << 20
+// prefaultMin is the least read before anything is backed ahead.
+const prefaultMin = 1 << 20
+
+// prefaultReserve is the most the stretch holds: address space, not memory, until backed.
+const prefaultReserve = 256 << 20

@@ -2,5 +2,7 @@
 
 package main
 
-// prefaultHeap does nothing where madvise's MADV_POPULATE_WRITE is not known.
-func prefaultHeap(n int64) (from, to uintptr) { return 0, 0 }
+// reserve does nothing where madvise's MADV_POPULATE_WRITE is not known.
+func (h *heapAhead) reserve(n int64) {}
+
+func (h *heapAhead) populate(n int64) {}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
@@ -109,12 +110,14 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	}
 	switch {
 	case opts.output == "json":
-		boundHeap(r)
+		if progress := boundHeap(r); progress != nil {
+			rd.Progress(progress)
+		}
 		// The pods are written as they are derived, unless the summary is asked for: it reads
 		// them all at once.
 		stream := !view.report.summary
 		rd.Reuse() // each observation is applied before the next is read
-		res, err := play.RunFile(ctx, rd, 0, play.Options{Stream: stream}, nil)
+		res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{Stream: stream}, nil)
 		if err != nil {
 			return err
 		}
@@ -150,7 +153,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	feed := newPlainFeed(s.Out, pace.Speed, view.report) // lines held in a paced replay come out as it waits
 	pace.Idle = feed.idle
 	stop := feed.start(ctx)
-	res, err := play.RunFilePaced(ctx, feed.source(rd), pace, play.Options{}, feed.frame)
+	res, err := play.RunFilePaced(ctx, source.Of(feed.source(rd)), pace, play.Options{}, feed.frame)
 	stop()
 	if err != nil {
 		return err
