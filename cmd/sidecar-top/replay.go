@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sidecar-top/sidecar-top/play"
-	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
@@ -117,7 +116,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		// them all at once.
 		stream := !view.report.summary
 		rd.Reuse() // each observation is applied before the next is read
-		res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{Stream: stream}, nil)
+		res, err := play.RunFile(ctx, rd, 0, play.Options{Stream: stream}, nil)
 		if err != nil {
 			return err
 		}
@@ -153,7 +152,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	feed := newPlainFeed(s.Out, pace.Speed, view.report) // lines held in a paced replay come out as it waits
 	pace.Idle = feed.idle
 	stop := feed.start(ctx)
-	res, err := play.RunFilePaced(ctx, source.Of(feed.source(rd)), pace, play.Options{}, feed.frame)
+	res, err := play.RunFilePaced(ctx, feed.source(rd), pace, play.Options{}, feed.frame)
 	stop()
 	if err != nil {
 		return err
