@@ -139,7 +139,7 @@ func (d *deriver) pod(ps *podState) *Pod {
 			d.note("pod " + p.Name + ": gap " + strconv.Quote(g.Name) + " is unknown: " + g.Why)
 		}
 	}
-	ps.passGrace, ps.gapGrace = time.Duration(p.GracePeriod)*time.Second, gapGrace
+	ps.passGrace, ps.gapGrace = seconds(p.GracePeriod), gapGrace
 	ps.passRow = rowBoundsOf(out.Milestones, ps.rows.deleting)
 	out.memo = newFactsMemo(ps)
 	return out
@@ -291,14 +291,14 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		}
 	}
 	if s := ps.deletion; s != nil {
-		req := ps.deletionAt.Add(-time.Duration(ps.deletionGrace) * time.Second)
+		req := ps.deletionAt.Add(-seconds(ps.deletionGrace))
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
 		if outOfLife(req, ps.created(), s.at) {
 			iv = interval{s.prev, s.at} // placed when seen
 			d.note("pod " + p.Name + ": " + oddDeletionNote)
 		}
 		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-			Message: "grace period " + (time.Duration(ps.deletionGrace) * time.Second).String(),
+			Message: "grace period " + seconds(ps.deletionGrace).String(),
 			Evidence: d.evidence(1, Evidence{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
 				Precision: "1s", Received: s.at})}
 		if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {

@@ -100,9 +100,9 @@ func (f *podFacts) timedOut(i int, name string) bool {
 // newPodFacts sets f to ps's facts now, with lanes (as long as ps's) for the lanes'.
 func newPodFacts(f *podFacts, ps *podState, lanes []laneNow) {
 	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.readyNow,
-		grace: time.Duration(ps.last.GracePeriod) * time.Second, lanes: lanes}
+		grace: seconds(ps.last.GracePeriod), lanes: lanes}
 	if ps.deletion != nil {
-		f.grace = time.Duration(ps.deletionGrace) * time.Second
+		f.grace = seconds(ps.deletionGrace)
 	}
 	for i, l := range ps.laneOrder {
 		n := laneNow{spec: l.spec, startupTimedOut: l.startupTimedOut}

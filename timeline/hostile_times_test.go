@@ -262,3 +262,36 @@ func TestAbsurdAPITimesLeftOut(t *testing.T) {
 		})
 	}
 }
+
+// TestGracePeriodsOutOfRange: a grace period of more seconds than a Duration holds (the API's
+// int64 can say 2^63-1), or below zero, is read as the longest period there is, or none: never
+// as the negative or absurd period it wrapped around to ("grace period -1s").
+func TestGracePeriodsOutOfRange(t *testing.T) {
+	for _, g := range []int64{math.MaxInt64, 1 << 40, -1, math.MinInt64} {
+		obs := slices.Clone(observationsOf(t, "crashing-sidecar"))
+		for i, o := range obs {
+			if o.Pod != nil {
+				p := *o.Pod
+				grace, deletion := g, o.Received.Add(time.Second)
+				p.GracePeriod, p.DeletionGrace, p.Deletion = g, &grace, &deletion
+				obs[i].Pod = &p
+			}
+		}
+		p := finalOf(obs).Pods.At(0)
+		var texts []string
+		for _, r := range p.Rows() {
+			texts = append(texts, r.Milestone.Message)
+		}
+		for _, gap := range p.Gaps {
+			texts = append(texts, gap.Why)
+		}
+		for _, f := range p.Findings() {
+			texts = append(texts, f.Text)
+		}
+		for _, s := range texts {
+			if strings.Contains(s, "grace period -") || strings.Contains(s, "grace period of -") {
+				t.Errorf("grace %d: %q", g, s)
+			}
+		}
+	}
+}

@@ -238,7 +238,7 @@ func (d *deriver) tighten(m *Milestone, lo, hi time.Time, ev Evidence) {
 func kubeletSigterm(spec ContainerObservation, a int32, k *KubeletObservation) Milestone {
 	return Milestone{Kind: MSigterm, Container: spec.Name, Attempt: a, At: k.At, Earliest: k.At,
 		Latest: k.At.Add(kubeletSignalLate), Source: SourceKubelet,
-		Message: "the kubelet stopped it, grace period " + (time.Duration(k.GracePeriod) * time.Second).String(),
+		Message: "the kubelet stopped it, grace period " + seconds(k.GracePeriod).String(),
 		Evidence: []Evidence{{What: "kubelet log: Killing container with a grace period", At: k.At,
 			Note: "the kubelet has the runtime send SIGTERM right after it logs this (up to 250 ms later on a busy node)"}}}
 }

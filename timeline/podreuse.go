@@ -1,14 +1,12 @@
 package timeline
 
-import "time"
-
 // lanesAsBefore reports whether the final pass would find the pod's lanes as it did for prev, the
 // pod's last derivation, and the gaps would come out as they did: no lane's runs to derive again,
 // no lane added, the same milestones of the pod row where the pass and the gaps read it
 // (rowBounds), and the same grace period (the only other fact of the pod the pass reads; its
 // deletion touches every lane).
 func (d *deriver) lanesAsBefore(ps *podState, prev *Pod, row Seq[Milestone]) bool {
-	if len(prev.Containers) != len(ps.laneOrder) || time.Duration(ps.last.GracePeriod)*time.Second != ps.passGrace {
+	if len(prev.Containers) != len(ps.laneOrder) || seconds(ps.last.GracePeriod) != ps.passGrace {
 		return false
 	}
 	for _, ls := range ps.laneOrder {

@@ -87,3 +87,11 @@ func endName(m *Milestone) string {
 	}
 	return who + " " + string(m.Kind)
 }
+
+// seconds is a period the API gives in whole seconds (an int64: a grace period) as a Duration:
+// one below zero is none, and one longer than a Duration holds (292 years) is that long.
+// Multiplied out as it was, 2^40 seconds wrapped around to a period of minus 231 years.
+func seconds(s int64) time.Duration {
+	const most = math.MaxInt64 / int64(time.Second)
+	return time.Duration(min(max(s, 0), most)) * time.Second
+}

@@ -72,12 +72,12 @@ func preStopMilestone(spec ContainerObservation, a int32, kill eventOcc) Milesto
 // deletion's when the pod was being deleted, else the pod's.
 func graceOf(ps *podState, kill interval) time.Duration {
 	if ps.deletion != nil {
-		grace := time.Duration(ps.deletionGrace) * time.Second
+		grace := seconds(ps.deletionGrace)
 		if !kill.hi.Before(ps.deletionAt.Add(-grace)) {
 			return grace
 		}
 	}
-	return time.Duration(ps.last.GracePeriod) * time.Second
+	return seconds(ps.last.GracePeriod)
 }
 
 // directSigterm is the SIGTERM of a container the kubelet signals as soon as its preStop hook is
