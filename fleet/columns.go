@@ -44,9 +44,13 @@ func deletionToLastExit(p *timeline.Pod) (timeline.Span, bool) {
 }
 
 // appExitToSidecarExit spans from the latest exit of an app's last run to the latest exit of a
-// native sidecar's last run, when every app and every sidecar has exited.
+// native sidecar's last run, when every app and every sidecar has exited. The kubelet signals
+// the sidecars only once the apps have exited, so the span starts at zero at the least; but when
+// the grace period runs out it kills what is left at once, and an app killed then (SIGKILL) may
+// be reaped after a sidecar that exits as soon as it is signalled: then the span may be negative.
 func appExitToSidecarExit(p *timeline.Pod) (timeline.Span, bool) {
 	var app, side *timeline.Milestone
+	ordered := true
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Kind != timeline.KindApp && c.Kind != timeline.KindSidecar {
@@ -63,6 +67,8 @@ func appExitToSidecarExit(p *timeline.Pod) (timeline.Span, bool) {
 		last := &app
 		if c.Kind == timeline.KindSidecar {
 			last = &side
+		} else if exit.Signal == "SIGKILL" {
+			ordered = false
 		}
 		if *last == nil || exit.At.After((*last).At) {
 			*last = exit
@@ -71,7 +77,7 @@ func appExitToSidecarExit(p *timeline.Pod) (timeline.Span, bool) {
 	if app == nil || side == nil {
 		return timeline.Span{}, false
 	}
-	return timeline.SpanBetween(app, side, true), true
+	return timeline.SpanBetween(app, side, ordered), true
 }
 
 func kindOf(p *timeline.Pod, container string) timeline.ContainerKind {
