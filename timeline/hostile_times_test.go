@@ -295,3 +295,21 @@ func TestGracePeriodsOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusesAfterAReceiveTimeIn9999: one update received in year 9999 (a recording's times
+// are what it says) does not drag the STATUS changes after it there: it is brought back to the
+// next sane one, and the list stays in time order.
+func TestStatusesAfterAReceiveTimeIn9999(t *testing.T) {
+	obs := slices.Clone(observationsOf(t, "crashing-sidecar"))
+	k := len(obs) / 2
+	for obs[k].Pod == nil {
+		k++
+	}
+	obs[k].Received = year9999
+	p := finalOf(obs).Pods.At(0)
+	for i, st := range p.Statuses {
+		if st.At.Year() > 2026 || i > 0 && st.At.Before(p.Statuses[i-1].At) {
+			t.Errorf("status %d %q at %v", i, st.Status, st.At)
+		}
+	}
+}

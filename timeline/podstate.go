@@ -156,11 +156,7 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		}
 	}
 	if n := ps.statuses.len(); n == 0 || ps.statuses.at(n-1).Status != p.Status {
-		at := r
-		if n > 0 {
-			at = later(at, ps.statuses.at(n-1).At) // seen after the one before, whatever the clock says
-		}
-		ps.statuses.insert(n, StatusChange{At: at, Status: p.Status, Phase: p.Phase})
+		ps.statuses.insert(n, StatusChange{At: ps.statusAt(r), Status: p.Status, Phase: p.Phase})
 	}
 	if n := len(ps.phases); n == 0 || ps.phases[n-1].phase != p.Phase {
 		ps.phases = append(ps.phases, phaseChange{p.Phase, s})
@@ -203,6 +199,28 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		}
 		ls.observe(c, s, names)
 	}
+}
+
+// statusAt is where a STATUS change received at r goes, after the changes before it: at r. The
+// receive clock can go back (a recording's times are what it says), and the list stays in time
+// order: a change is placed no earlier than the one before it, unless that one lies more than
+// MaxClockSkew after r while r is a time of the pod: then the times after r were the absurd
+// ones (a line stamped 9999), and they are brought back to r rather than all that follow up to
+// them.
+func (ps *podState) statusAt(r time.Time) time.Time {
+	n := ps.statuses.len()
+	if n == 0 || !r.Before(ps.statuses.at(n-1).At) {
+		return r
+	}
+	if last := ps.statuses.at(n - 1).At; !tooLate(last, r) || tooEarly(r, ps.created()) {
+		return last
+	}
+	for i := n - 1; i >= 0 && ps.statuses.at(i).At.After(r); i-- {
+		c := *ps.statuses.at(i)
+		c.At = r
+		ps.statuses.set(i, c)
+	}
+	return r
 }
 
 // hasConditionChange reports whether this transition (type, status and transition time) is the
