@@ -31,7 +31,8 @@
 // $KUBECONFIG is honoured.
 //
 // Exit status: 0 on success; 1 on an error, printed as one line; 2 when record's --timeout
-// passed before its --until condition was met (the recording is kept).
+// passed before its --until condition was met (the recording is kept); 130 when a plain replay
+// was interrupted (Ctrl-C), after the lines and the summary of what it had replayed.
 package main
 
 import (

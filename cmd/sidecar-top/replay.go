@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
 	"strings"
+	"syscall"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/spf13/cobra"
@@ -102,11 +105,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		ns, target, note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)
 	}
 	sayNote(s.ErrOut, note)
-	truncated := func() {
-		if rd.Truncated {
-			say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it", name)
-		}
-	}
+	truncated := func() { sayTruncated(s, name, rd) }
 	switch {
 	case opts.output == "json":
 		if progress := boundHeap(r); progress != nil {
@@ -131,6 +130,8 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 			return errNothing(name)
 		}
 		return writeDocument(s.Out, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
+	case s.terminal && !view.plain && growing(r):
+		return replayGrowing(ctx, s, mode, rd, opts, name, target, ns, view.report)
 	case s.terminal && !view.plain:
 		obs, err := readObservations(ctx, rd)
 		if err != nil {
@@ -144,6 +145,14 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		r.SetIdleLimit(opts.idleLimit)
 		return runReplayView(ctx, s, mode, r, target, ns, view.report)
 	}
+	return replayPlain(ctx, s, view, opts, name, rd, note)
+}
+
+// replayPlain plays a recording as plain lines, then their summary. Interrupted (Ctrl-C,
+// SIGTERM), it prints the lines it holds and the summary of what it replayed, and says so.
+func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, name string, rd *watch.Reader, note string) error {
+	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
 	rd.Reuse() // each observation is applied before the next is read, paced or not
 	pace := play.Pace{IdleLimit: opts.idleLimit}
 	if opts.paced {
@@ -154,14 +163,36 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	stop := feed.start(ctx)
 	res, err := play.RunFilePaced(ctx, feed.source(rd), pace, play.Options{}, feed.frame)
 	stop()
+	interrupted := ctx.Err() != nil
+	stopSignals() // a second Ctrl-C ends the program at once
 	if err != nil {
 		return err
 	}
-	truncated()
+	switch {
+	case interrupted && noTimeline(res.Final):
+		return errInterrupted
+	case interrupted:
+		if err := feed.finish(withNote(res.Final, note)); err != nil {
+			return err
+		}
+		return errInterrupted
+	}
+	sayTruncated(s, name, rd)
 	if noTimeline(res.Final) {
 		return errNothing(name) // as -o json and the view say: no output is not a timeline
 	}
 	return feed.finish(withNote(res.Final, note))
+}
+
+// errInterrupted ends a replay stopped by Ctrl-C (or SIGTERM) with exit status 130, as a shell
+// reports a program that SIGINT ended.
+var errInterrupted = exitCode{130, "interrupted: what is above is the recording as far as it was replayed"}
+
+// sayTruncated says, once a replay has read its recording to the end, if the last line was cut.
+func sayTruncated(s streams, name string, rd *watch.Reader) {
+	if rd.Truncated {
+		say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it", name)
+	}
 }
 
 // noTimeline reports whether a replay's timeline holds nothing: no pod, job or Event.
