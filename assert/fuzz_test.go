@@ -10,6 +10,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -26,7 +27,7 @@ func finalTB(t testing.TB, name string) timeline.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.Of(rd), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

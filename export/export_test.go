@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -26,14 +27,18 @@ func recording(t testing.TB, name string) Input {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	in, truncated, err := FromRecording(t.Context(), f, name+".jsonl")
+	rec, err := source.Play(t.Context(), f, name+".jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if truncated {
+	if rec.Truncated {
 		t.Fatalf("%s: the recording's last line is cut short", name)
 	}
-	in.About.ExportedBy = exporter
+	in := Input{Snapshot: rec.Final, About: About{Name: name + ".jsonl", Runtimes: rec.Runtimes, ExportedBy: exporter}}
+	if h := rec.Header; h != nil {
+		in.About.Namespace, in.About.Target = h.Namespace, h.Target
+		in.About.ServerVersion, in.About.RecordedBy, in.About.Started = h.ServerVersion, h.Tool, h.StartTime
+	}
 	return in
 }
 

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/source"
 )
 
 // manyPods is the timeline of a recording of n pods (synth.Pods of startup-probe).
@@ -25,10 +26,11 @@ func manyPods(t *testing.T, n int) Input {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, _, err := FromRecording(t.Context(), strings.NewReader(string(b)), "pods.jsonl")
+	rec, err := source.Play(t.Context(), strings.NewReader(string(b)), "pods.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
+	in := Input{Snapshot: rec.Final, About: About{Name: "pods.jsonl"}}
 	if in.Snapshot.Pods.Len() != n {
 		t.Fatalf("%d pods, want %d", in.Snapshot.Pods.Len(), n)
 	}

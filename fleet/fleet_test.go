@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -25,7 +26,7 @@ func final(t *testing.T, name string) timeline.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := play.RunFile(context.Background(), rd, 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.Of(rd), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

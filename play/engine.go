@@ -1,7 +1,8 @@
 // Package play owns the one timeline.Builder of a run. Whatever the run is (a live watch, a
-// recording, a replay in the view, plain or JSON output, a test), it reads a watch.Source,
-// records what it reads, applies it, paces a replay, checks record's --until, and hands out
-// immutable snapshots at most once per frame. Nothing else holds a Builder.
+// recording, a replay in the view, plain or JSON output, a test), it reads a Source, applies
+// what it reads, paces a replay, checks record's --until, and hands out immutable snapshots at
+// most once per frame. Nothing else holds a Builder. It knows the timeline and its Source
+// contract only: no client, no file format, no terminal.
 package play
 
 import (
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // DefaultFrame is how often a player hands out a snapshot, at most: 30 frames a second, live
@@ -25,23 +25,20 @@ type Frame struct {
 	Replay *ReplayState
 	// WatchErr is the last watch error, nil once observations flow again.
 	WatchErr error
-	// Silent is how long the API server has not answered, live, once that is at least
-	// watch.StaleAfter: what the view shows meanwhile is stale. Zero while it answers.
+	// Silent is how long the API server has not answered, live, once that is long enough that
+	// what the view shows meanwhile is stale (the source says). Zero while it answers.
 	Silent time.Duration
 	// Ended says the source is over; Err is why, if not at its end.
 	Ended bool
 	Err   error
 }
 
-// Engine is the builder of a run and what goes into it: each item is recorded (when there is
-// a recorder), translated and applied, and a snapshot is taken only when asked for and only
-// if something changed since the last one. Notes about the watch (watch.Note) are not
-// observations: the engine adds their text to the snapshot's notes, after the builder's. One
-// goroutine owns it.
+// Engine is the builder of a run and what goes into it: each input is applied if it is an
+// observation, and a snapshot is taken only when asked for and only if something changed since
+// the last one. Notes about the watch are not observations: the engine adds their text to the
+// snapshot's notes, after the builder's. One goroutine owns it.
 type Engine struct {
 	b     *timeline.Builder
-	tr    watch.Translator
-	rec   *watch.Recorder
 	items int
 	dirty bool
 	snap  timeline.Snapshot
@@ -49,37 +46,24 @@ type Engine struct {
 	notes []string // the watch notes' text, in order
 }
 
-// NewEngine returns an engine that records to rec (nil: does not record).
-func NewEngine(rec *watch.Recorder) *Engine {
-	e := &Engine{b: timeline.NewBuilder(), rec: rec}
+// NewEngine returns an engine with an empty timeline.
+func NewEngine() *Engine {
+	e := &Engine{b: timeline.NewBuilder()}
 	e.snap = e.b.Snapshot()
 	return e
 }
 
-// Add records one item and applies it if it is an observation.
-func (e *Engine) Add(it watch.Item) error {
-	o, ok := e.tr.Observe(it) // not for a Note; applied before the next is translated
-	return e.AddObserved(it, o, ok)
-}
-
-// AddObserved is Add of an item already translated: o is its observation when ok (what
-// watch.Observe returns for it).
-func (e *Engine) AddObserved(it watch.Item, o timeline.Observation, ok bool) error {
-	if e.rec != nil {
-		if err := e.rec.Write(it); err != nil {
-			return err
-		}
-	}
+// Add applies one input: its observation (src's translation of it), or its note.
+func (e *Engine) Add(src Observer, in Input) {
 	e.items++
-	if n, note := it.Object.(*watch.Note); note {
-		e.notes = append(e.notes, n.Text())
+	if in.Note != "" {
+		e.notes = append(e.notes, in.Note)
 		e.dirty = true
-		return nil
+		return
 	}
-	if ok {
+	if o, ok := src.Observe(in); ok {
 		e.Apply(o)
 	}
-	return nil
 }
 
 // Apply applies one observation.
@@ -126,7 +110,7 @@ func (e *Engine) Stream() *timeline.Stream {
 	return e.b.Stream(e.notes...)
 }
 
-// Items counts the items added (recorded), observations or not.
+// Items counts the inputs added, observations or not.
 func (e *Engine) Items() int { return e.items }
 
 // Now is the receive time of the latest observation applied.

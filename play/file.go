@@ -4,16 +4,13 @@ import (
 	"context"
 	"io"
 	"time"
-
-	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // RunFile plays a recording through the engine in recorded time: a frame at most once per
 // Options.Frame of it, when something changed, and one at the end. At speed 0 it runs as fast as
 // it can; at a positive speed it waits between items as long as they were apart when recorded,
 // divided by speed. It reads the source as it goes and holds no item. show may be nil.
-func RunFile(ctx context.Context, src watch.Source, speed float64, opts Options, show func(Frame)) (Result, error) {
+func RunFile(ctx context.Context, src Source, speed float64, opts Options, show func(Frame)) (Result, error) {
 	return RunFilePaced(ctx, src, Pace{Speed: speed}, opts, show)
 }
 
@@ -30,8 +27,8 @@ type Pace struct {
 }
 
 // RunFilePaced is RunFile at a pace that may cut long pauses, as asciinema's idle time limit does.
-func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options, show func(Frame)) (Result, error) {
-	e := NewEngine(opts.Recorder)
+func RunFilePaced(ctx context.Context, src Source, pace Pace, opts Options, show func(Frame)) (Result, error) {
+	e := NewEngine()
 	var res Result
 	var frameAt, prev time.Time
 	// Frames in between are for someone who looks at them or for --until; without either (replay
@@ -50,20 +47,8 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			show(Frame{Snapshot: s, Now: e.Now(), Ended: final})
 		}
 	}
-	// Each item with its observation: translated here, unless the source did it already.
-	next := func() (watch.Item, timeline.Observation, bool, error) {
-		it, err := src.Next(ctx)
-		if err != nil {
-			return it, timeline.Observation{}, false, err
-		}
-		o, ok := watch.Observe(it)
-		return it, o, ok, nil
-	}
-	if observed, ok := src.(watch.ObservedSource); ok {
-		next = func() (watch.Item, timeline.Observation, bool, error) { return observed.NextObserved(ctx) }
-	}
 	for {
-		it, o, isObs, err := next()
+		it, err := src.Next(ctx)
 		if err == io.EOF || (err != nil && ctx.Err() != nil) {
 			break
 		}
@@ -91,9 +76,7 @@ func RunFilePaced(ctx context.Context, src watch.Source, pace Pace, opts Options
 			emit(false)
 			frameAt = it.Time
 		}
-		if err := e.AddObserved(it, o, isObs); err != nil {
-			return res, err
-		}
+		e.Add(src, it)
 	}
 	if opts.Stream {
 		res.Items, res.Stream = e.Items(), e.Stream()

@@ -8,11 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // idleRecording is recording() with one observation stamped in 1970 and the pod's deletion seen
@@ -133,17 +130,16 @@ func TestReplayIdleStep(t *testing.T) {
 // items is a Source of pods received at the given times.
 type items []time.Time
 
-func (s *items) Next(ctx context.Context) (watch.Item, error) {
+func (s *items) Next(ctx context.Context) (Input, error) {
 	if len(*s) == 0 {
-		return watch.Item{}, io.EOF
+		return Input{}, io.EOF
 	}
 	at := (*s)[0]
 	*s = (*s)[1:]
-	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{
-		Namespace: "ns", Name: "web", UID: "uid-web", ResourceVersion: fmt.Sprint(len(*s)),
-		CreationTimestamp: metav1.NewTime(t0)}}
-	return watch.Item{Time: at, Type: timeline.Modified, Object: pod}, nil
+	return podInput(at, fmt.Sprint(len(*s))), nil
 }
+
+func (s *items) Observe(in Input) (timeline.Observation, bool) { return observing{}.Observe(in) }
 
 // TestRunFileIdle: a paced play cuts every pause longer than the limit, including those of
 // items stamped decades away, and says so after the frame of what came before.

@@ -2,19 +2,15 @@ package play
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Options say how a run goes.
 type Options struct {
-	// Recorder, if set, gets every item read.
-	Recorder *watch.Recorder
 	// Until, if set, stops the run once it holds of a frame's snapshot and Linger has passed
 	// (for the Events that trail what it waited for).
 	Until  func(timeline.Snapshot) bool
@@ -37,31 +33,22 @@ func (o Options) frame() time.Duration {
 // Result is how a run ended.
 type Result struct {
 	Met   bool              // Until held
-	Items int               // items read (and recorded)
+	Items int               // inputs read
 	Final timeline.Snapshot // the timeline at the end
 	// Stream is the end, to be taken pod by pod, when Options.Stream asked for it (Final is
 	// empty then).
 	Stream *timeline.Stream
 }
 
-// silentSource is a source that knows how long its server has not answered (watch.Live).
-type silentSource interface {
-	Silent() time.Duration
-}
-
 // idleFrame is how often a live run looks for a change while none comes: often enough that a
 // silent server (stale) is said within its second.
 const idleFrame = 500 * time.Millisecond
 
-// stale is how long src's server has not answered, to the second, once that is at least
-// watch.StaleAfter; zero otherwise, or when src cannot tell.
-func stale(src watch.Source) time.Duration {
-	s, ok := src.(silentSource)
-	if !ok {
-		return 0
-	}
-	if d := s.Silent(); d >= watch.StaleAfter {
-		return d.Truncate(time.Second)
+// stale is how long src's server has not answered, to the second, once the source says what is
+// shown is stale; zero otherwise, or when src cannot tell.
+func stale(src Source) time.Duration {
+	if s, ok := src.(staleSource); ok {
+		return s.Stale().Truncate(time.Second)
 	}
 	return 0
 }
@@ -69,14 +56,14 @@ func stale(src watch.Source) time.Duration {
 // RunLive plays a source that delivers items as they happen (informers): a goroutine reads
 // them, and the run applies each as it comes and shows a frame at most once per Options.Frame,
 // only when something changed. It returns when the source ends (io.EOF), ctx ends, or Until has
-// held for Linger; a *watch.WatchError is shown, not fatal. When the source's server stops
-// answering (watch.Live's Silent), a frame says so each second, in Frame.Silent. show may be
-// nil.
-func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Frame)) (Result, error) {
+// held for Linger; a transient error (a watch that retries) is shown, not fatal. When the
+// source's server stops answering (its Stale), a frame says so each second, in Frame.Silent.
+// show may be nil.
+func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type read struct {
-		it  watch.Item
+		it  Input
 		err error
 	}
 	reads := make(chan read, 256)
@@ -88,13 +75,12 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			case <-ctx.Done():
 				return
 			}
-			var werr *watch.WatchError
-			if err != nil && !errors.As(err, &werr) {
+			if err != nil && !isTransient(err) {
 				return
 			}
 		}
 	}()
-	e := NewEngine(opts.Recorder)
+	e := NewEngine()
 	var res Result
 	// watchErr stays until a frame has shown it: warnings that come while items flow (a log
 	// line sidecar-top could not use) are not lost, and those between two frames are joined.
@@ -137,13 +123,12 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 				idle = false
 				tick.Reset(opts.frame())
 			}
-			var werr *watch.WatchError
 			switch {
-			case errors.As(r.err, &werr):
+			case isTransient(r.err):
 				if watchErr != nil && !shown {
-					watchErr = fmt.Errorf("%w; %w", watchErr, werr)
+					watchErr = fmt.Errorf("%w; %w", watchErr, r.err)
 				} else {
-					watchErr = werr
+					watchErr = r.err
 				}
 				shown = false
 				continue
@@ -152,9 +137,7 @@ func RunLive(ctx context.Context, src watch.Source, opts Options, show func(Fram
 			case r.err != nil:
 				return finish(r.err)
 			}
-			if err := e.Add(r.it); err != nil {
-				return finish(err)
-			}
+			e.Add(src, r.it)
 			if shown {
 				watchErr = nil
 			}

@@ -144,7 +144,7 @@ func (r *Replay) SetIdleLimit(d time.Duration) {
 		at := r.timeOf(r.pos)
 		r.idleLimit = max(d, 0)
 		r.retime()
-		r.e, r.applied = NewEngine(nil), 0
+		r.e, r.applied = NewEngine(), 0
 		r.pos = r.clockOf(at)
 		r.applyUntil(r.pos)
 	})
@@ -261,7 +261,7 @@ func (r *Replay) atEnd() bool { return r.applied == len(r.rec) && r.pos >= r.end
 
 // restart goes back to the first observation with a fresh engine.
 func (r *Replay) restart() {
-	r.e, r.applied = NewEngine(nil), 0
+	r.e, r.applied = NewEngine(), 0
 	r.pos = 0
 	r.applyUntil(r.pos)
 }
@@ -272,7 +272,7 @@ func (r *Replay) restart() {
 func (r *Replay) seek(c time.Duration) {
 	c = min(c, r.end())
 	if c < r.pos {
-		r.e, r.applied = NewEngine(nil), 0
+		r.e, r.applied = NewEngine(), 0
 	}
 	r.pos = c
 	r.applyUntil(c)

@@ -8,36 +8,24 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestEngineNotes: the text of watch notes follows the builder's notes in every snapshot, and a
-// note is an item (recorded, counted) but no observation.
+// note is an input (counted) but no observation.
 func TestEngineNotes(t *testing.T) {
-	e := NewEngine(nil)
-	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{
-		Namespace: "ns", Name: "web", UID: "uid-web", ResourceVersion: "1"}} // no creationTimestamp: a builder note
-	lost := watch.NewNote(watch.WatchLost, "pods")
-	lost.Since, lost.Detail = t0, "connection refused"
-	back := watch.NewNote(watch.WatchResumed, "pods")
-	back.Since, back.Until = t0, t0.Add(4*time.Second)
-	for _, it := range []watch.Item{
-		{Time: t0, Type: timeline.Added, Object: pod},
-		{Time: t0.Add(time.Second), Type: timeline.Added, Object: lost},
-		{Time: t0.Add(5 * time.Second), Type: timeline.Added, Object: back},
-	} {
-		if err := e.Add(it); err != nil {
-			t.Fatal(err)
-		}
+	e := NewEngine()
+	pod := podInput(t0, "1")
+	pod.Item.(*timeline.PodObservation).Created = time.Time{} // no creationTimestamp: a builder note
+	lost, back := "pods: the watch was lost", "pods: the watch is back"
+	for _, in := range []Input{pod, {Time: t0.Add(time.Second), Note: lost}, {Time: t0.Add(5 * time.Second), Note: back}} {
+		e.Add(observing{}, in)
 	}
 	s := e.Snapshot()
-	built := NewEngine(nil)
-	_ = built.Add(watch.Item{Time: t0, Type: timeline.Added, Object: pod})
-	want := append(built.Snapshot().Notes, lost.Text(), back.Text())
+	built := NewEngine()
+	built.Add(observing{}, pod)
+	want := append(built.Snapshot().Notes, lost, back)
 	if diff := cmp.Diff(want, s.Notes); diff != "" {
 		t.Errorf("notes (-want +got):\n%s", diff)
 	}
@@ -52,21 +40,29 @@ func TestEngineNotes(t *testing.T) {
 // quiet is a Source whose server has not answered for a while: it delivers nothing.
 type quiet struct{ silent atomic.Int64 }
 
-func (q *quiet) Next(ctx context.Context) (watch.Item, error) {
+func (q *quiet) Next(ctx context.Context) (Input, error) {
 	<-ctx.Done()
-	return watch.Item{}, io.EOF
+	return Input{}, io.EOF
 }
 
-func (q *quiet) Silent() time.Duration { return time.Duration(q.silent.Load()) }
+func (q *quiet) Observe(in Input) (timeline.Observation, bool) { return observing{}.Observe(in) }
+
+// Stale is the silence once it is staleAfter or more, as a watch's source says it.
+func (q *quiet) Stale() time.Duration {
+	if d := time.Duration(q.silent.Load()); d >= staleAfter {
+		return d
+	}
+	return 0
+}
 
 // TestRunLiveSilent: while the source's server does not answer, frames say for how long, to
-// the second, once that is watch.StaleAfter or more, though nothing else changed; and once it
+// the second, once that is staleAfter or more, though nothing else changed; and once it
 // answers, a frame says so.
 func TestRunLiveSilent(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	src := &quiet{}
-	src.silent.Store(int64(watch.StaleAfter + 300*time.Millisecond))
+	src.silent.Store(int64(staleAfter + 300*time.Millisecond))
 	var got []time.Duration
 	steps := []time.Duration{12*time.Second + 900*time.Millisecond, 2 * time.Second, 0}
 	_, err := RunLive(ctx, src, Options{Frame: time.Millisecond}, func(f Frame) {
@@ -86,7 +82,7 @@ func TestRunLiveSilent(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 2 s is not stale: it is said as zero, and then nothing changes until the end.
-	want := []time.Duration{watch.StaleAfter, 12 * time.Second, 0}
+	want := []time.Duration{staleAfter, 12 * time.Second, 0}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Frame.Silent of the frames (-want +got):\n%s", diff)
 	}

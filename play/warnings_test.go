@@ -2,41 +2,35 @@ package play
 
 import (
 	"context"
-	"errors"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // script is a Source that delivers its reads in order, all at once, then ends.
 type script []error // nil: a pod item
 
-func (s *script) Next(ctx context.Context) (watch.Item, error) {
+func (s *script) Next(ctx context.Context) (Input, error) {
 	if len(*s) == 0 {
-		return watch.Item{}, io.EOF
+		return Input{}, io.EOF
 	}
 	err := (*s)[0]
 	*s = (*s)[1:]
 	if err != nil {
-		return watch.Item{}, err
+		return Input{}, err
 	}
-	pod := &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}, ObjectMeta: metav1.ObjectMeta{
-		Namespace: "ns", Name: "web", UID: "uid-web", ResourceVersion: string(rune('a' + len(*s))),
-		CreationTimestamp: metav1.NewTime(t0)}}
-	return watch.Item{Time: time.Now(), Type: timeline.Modified, Object: pod}, nil
+	return podInput(time.Now(), string(rune('a'+len(*s)))), nil
 }
+
+func (s *script) Observe(in Input) (timeline.Observation, bool) { return observing{}.Observe(in) }
 
 // TestRunLiveWarnings: a warning that comes while items flow, faster than frames, is on a frame
 // all the same (joined with the others that came before that frame); none is lost.
 func TestRunLiveWarnings(t *testing.T) {
-	warn := func(s string) error { return &watch.WatchError{Resource: "logs", Err: errors.New(s)} }
+	warn := func(s string) error { return watchErr{s} }
 	src := script{nil, warn("one"), nil, nil, warn("two"), warn("three"), nil, nil, nil, warn("four")}
 	for range 50 {
 		src = append(src, nil)

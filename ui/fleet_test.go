@@ -14,7 +14,7 @@ import (
 // fleetModel is a fleet view of every embedded recording's pods at once, at w×h.
 func fleetModel(t *testing.T, w, h int, sidecarsOnly bool) Model {
 	t.Helper()
-	e := play.NewEngine(nil)
+	e := play.NewEngine()
 	for _, name := range recordings.Names() {
 		for _, o := range readRecording(t, name) {
 			e.Apply(o)

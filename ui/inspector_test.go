@@ -11,7 +11,7 @@ import (
 // endModel is the view of an embedded recording replayed to its end, at w×h.
 func endModel(t *testing.T, name string, w, h int) Model {
 	t.Helper()
-	e := play.NewEngine(nil)
+	e := play.NewEngine()
 	for _, o := range readRecording(t, name) {
 		e.Apply(o)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -31,7 +32,7 @@ func replayPlain(t *testing.T, src io.Reader, name string, explain bool) (string
 	var b strings.Builder
 	p := NewPlain(&b)
 	p.SetExplain(explain)
-	res, err := play.RunFile(t.Context(), rd, 0, play.Options{}, func(f play.Frame) {
+	res, err := play.RunFile(t.Context(), source.Of(rd), 0, play.Options{}, func(f play.Frame) {
 		p.Update(f.Snapshot)
 		p.Advance(f.Now)
 	})

@@ -33,6 +33,9 @@ type WatchError struct {
 func (e *WatchError) Error() string { return "watching " + e.Resource + ": " + e.Err.Error() }
 func (e *WatchError) Unwrap() error { return e.Err }
 
+// Transient says a player shows the error and goes on: the watch retries on its own.
+func (e *WatchError) Transient() bool { return true }
+
 // LiveOptions say what a Live is for.
 type LiveOptions struct {
 	// Recording keeps every object as Sanitize leaves it, because the recorder writes it out.

@@ -18,6 +18,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/assert"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -184,7 +185,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 	}
 	defer rd.Close()
 	rd.Reuse() // its items are translated (NextObserved) and applied, one by one, nothing more
-	res, err := play.RunFile(ctx, rd, 0, play.Options{}, nil)
+	res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{}, nil)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}
@@ -238,7 +239,7 @@ func checkLive(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpt
 		waiting = string(until)
 	}
 	say(s.ErrOut, "watching %s in namespace %s until %s, then checking", t, ns, waiting)
-	res, err := play.RunLive(ctx, live, popts, warnTo(s))
+	res, err := play.RunLive(ctx, source.Of(live), popts, warnTo(s))
 	if err != nil {
 		return timeline.Snapshot{}, src, err
 	}

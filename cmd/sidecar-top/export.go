@@ -116,7 +116,7 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		return err
 	}
 	defer done()
-	in, truncated, err := export.FromRecording(ctx, r, name)
+	in, truncated, err := exportInput(ctx, r, name)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func TestExportWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, _, err := export.FromRecording(t.Context(), f, rec)
+	in, _, err := exportInput(t.Context(), f, rec)
 	f.Close()
 	if err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ import (
 // each recording played to its first half, the second to its end.
 func fleetFrames(t *testing.T) (half, end play.Frame) {
 	t.Helper()
-	e := play.NewEngine(nil)
+	e := play.NewEngine()
 	var rest []timeline.Observation
 	for _, name := range recordings.Names() {
 		f, err := recordings.Open(name)

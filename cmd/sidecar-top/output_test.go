@@ -14,6 +14,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -23,7 +24,7 @@ import (
 func TestWriteJSON(t *testing.T) {
 	for _, name := range recordings.Names() {
 		src, tgt := openRecording(t, name)
-		res, err := play.RunFile(context.Background(), src, 0, play.Options{}, nil)
+		res, err := play.RunFile(context.Background(), source.Of(src), 0, play.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +66,7 @@ func TestWriteJSON(t *testing.T) {
 // byte for byte as encoding/json writes the Document: its Job (its 600 warnings a list of their
 // own) and thousands of Events written, smallPer at a time, into the buffers the pods were.
 func TestWriteJSONManyPods(t *testing.T) {
-	res, err := play.RunFile(context.Background(), bigJob(t, 600)(), 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.Of(bigJob(t, 600)()), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -187,7 +188,7 @@ func TestReplaySummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	src, _ := openRecording(t, "job-native-sidecar")
-	res, err := play.RunFile(context.Background(), src, 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.Of(src), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

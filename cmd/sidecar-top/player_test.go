@@ -13,6 +13,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -52,7 +53,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var last timeline.Snapshot
-			res, err := play.RunLive(context.Background(), src, play.Options{Recorder: rec}, func(f play.Frame) {
+			res, err := play.RunLive(context.Background(), source.Recorded(src, rec), play.Options{}, func(f play.Frame) {
 				if f.WatchErr != nil {
 					t.Error(f.WatchErr)
 				}
@@ -110,7 +111,7 @@ func TestUntil(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.recording+"/"+string(tt.until), func(t *testing.T) {
 			src, tgt := openRecording(t, tt.recording)
-			res, err := play.RunLive(context.Background(), src, untilOptions(tgt, tt.until), nil)
+			res, err := play.RunLive(context.Background(), source.Of(src), untilOptions(tgt, tt.until), nil)
 			if err != nil || res.Met != tt.want {
 				t.Errorf("met = %v, %v; want %v", res.Met, err, tt.want)
 			}
@@ -124,7 +125,7 @@ func TestUntilStops(t *testing.T) {
 	src, tgt := openRecording(t, "startup-probe")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := play.RunLive(ctx, blocking{src}, untilOptions(tgt, untilReady), nil)
+	res, err := play.RunLive(ctx, source.Of(blocking{src}), untilOptions(tgt, untilReady), nil)
 	if !res.Met || err != nil || ctx.Err() != nil {
 		t.Fatalf("met %v err %v ctx %v", res.Met, err, ctx.Err())
 	}

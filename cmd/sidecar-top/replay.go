@@ -15,6 +15,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -115,7 +116,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		// them all at once.
 		stream := !view.report.summary
 		rd.Reuse() // each observation is applied before the next is read
-		res, err := play.RunFile(ctx, rd, 0, play.Options{Stream: stream}, nil)
+		res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{Stream: stream}, nil)
 		if err != nil {
 			return err
 		}
@@ -161,7 +162,7 @@ func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replay
 	feed := newPlainFeed(s.Out, pace.Speed, view.report) // lines held in a paced replay come out as it waits
 	pace.Idle = feed.idle
 	stop := feed.start(ctx)
-	res, err := play.RunFilePaced(ctx, feed.source(rd), pace, play.Options{}, feed.frame)
+	res, err := play.RunFilePaced(ctx, source.Of(feed.source(rd)), pace, play.Options{}, feed.frame)
 	stop()
 	interrupted := ctx.Err() != nil
 	stopSignals() // a second Ctrl-C ends the program at once

@@ -12,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -83,27 +84,29 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	}
 	note := oldServerNote(serverVersion) // said once here, and kept in the final timeline's notes
 	sayNote(s.ErrOut, note)
+	var recorder *watch.Recorder
 	if rec != nil {
 		rec.logs = &logs
 		if err := rec.start(ns, t, serverVersion); err != nil {
 			return err
 		}
-		opts.Recorder = rec.recorder
+		recorder = rec.recorder
 	}
+	src := source.Recorded(live, recorder) // each item recorded before it is applied
 	switch out := outputOf(s, view, rec); {
 	case t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view):
-		res, err = runFleetOut(ctx, s, kube, live, opts, t)
+		res, err = runFleetOut(ctx, s, kube, src, live.PodsListed, opts, t)
 	case out.view:
-		res, err = runLiveView(ctx, s, mode, live, opts, t, view.report, kube.fleet.sidecarsOnly(t))
+		res, err = runLiveView(ctx, s, mode, src, opts, t, view.report, kube.fleet.sidecarsOnly(t))
 	case out.plain == nil:
-		res, err = play.RunLive(ctx, live, opts, warnTo(s))
+		res, err = play.RunLive(ctx, src, opts, warnTo(s))
 	default:
 		say(s.ErrOut, "watching %s in namespace %s (Ctrl-C to stop)", t, ns)
 		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
 		feed.rests = true
 		stop := feed.start(ctx)
 		warn := warnTo(s)
-		res, err = play.RunLive(ctx, live, opts, func(f play.Frame) {
+		res, err = play.RunLive(ctx, src, opts, func(f play.Frame) {
 			feed.frame(f)
 			warn(f)
 		})
@@ -172,7 +175,7 @@ func warnTo(s streams) func(play.Frame) {
 
 // runLiveView runs the Bubble Tea view while the player runs in its own goroutine and hands it
 // frames; the view quits when the user asks, or when the player ends (record's --until).
-func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src watch.Source, opts play.Options, t watch.Target,
+func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Source, opts play.Options, t watch.Target,
 	report reportOptions, sidecarsOnly bool) (play.Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -1,0 +1,93 @@
+// Package source makes what package watch reads (a live watch, a recording, a test's items) into
+// what package play runs on (play.Source): each item recorded on the way when a recorder is
+// given, a watch note said as its text, a watch's retried errors marked transient, and each
+// object translated into an observation on the goroutine that applies it, into memory reused
+// from one to the next (watch.Translator), or as the recording reader translated it.
+package source
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
+)
+
+// Feed is a play.Source reading a watch.Source.
+type Feed struct {
+	src      watch.Source
+	observed watch.ObservedSource // src, when it translates as it reads (a recording's reader)
+	rec      *watch.Recorder
+	tr       watch.Translator
+	// The observation of observed's last item (last): played in turn (RunFile), each input is
+	// observed before the next is read, and it is this one; read ahead (RunLive), it is not.
+	last any
+	o    timeline.Observation
+	ok   bool
+}
+
+// Of is a Feed of src.
+func Of(src watch.Source) *Feed { return Recorded(src, nil) }
+
+// Recorded is a Feed of src that writes every item it reads to rec (nil: none), before it is
+// applied: what a run saw is what its recording holds.
+func Recorded(src watch.Source, rec *watch.Recorder) *Feed {
+	f := &Feed{src: src, rec: rec}
+	f.observed, _ = src.(watch.ObservedSource)
+	return f
+}
+
+// Next reads the next item.
+func (f *Feed) Next(ctx context.Context) (play.Input, error) {
+	var it watch.Item
+	var err error
+	if f.observed != nil {
+		it, f.o, f.ok, err = f.observed.NextObserved(ctx)
+		f.last = it.Object
+	} else {
+		it, err = f.src.Next(ctx)
+	}
+	if err != nil {
+		return play.Input{}, err
+	}
+	if f.rec != nil {
+		if err := f.rec.Write(it); err != nil {
+			return play.Input{}, err
+		}
+	}
+	in := play.Input{Time: it.Time, Type: it.Type, Item: it.Object}
+	if n, ok := it.Object.(*watch.Note); ok {
+		in.Item, in.Note = nil, n.Text()
+	}
+	return in, nil
+}
+
+// Observe translates an input Next returned: the observation its source made, if it is the
+// last one read, else into the translator's memory.
+func (f *Feed) Observe(in play.Input) (timeline.Observation, bool) {
+	if f.observed != nil && in.Item == f.last {
+		return f.o, f.ok
+	}
+	obj, ok := in.Item.(runtime.Object)
+	if !ok {
+		return timeline.Observation{}, false
+	}
+	return f.tr.Observe(watch.Item{Time: in.Time, Type: in.Type, Object: obj})
+}
+
+// silent is a source that knows how long its server has not answered (watch.Live).
+type silent interface{ Silent() time.Duration }
+
+// Stale is how long the watch's server has not answered, once that is watch.StaleAfter or more;
+// zero otherwise, or when the source cannot tell.
+func (f *Feed) Stale() time.Duration {
+	if s, ok := f.src.(silent); ok {
+		if d := s.Silent(); d >= watch.StaleAfter {
+			return d
+		}
+	}
+	return 0
+}
