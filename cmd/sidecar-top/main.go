@@ -40,9 +40,12 @@ import (
 
 	"github.com/go-logr/logr"
 	"k8s.io/klog/v2"
+
+	"github.com/sidecar-top/sidecar-top/internal/quietterm"
 )
 
 func main() {
+	quietterm.Restore() // TERM as the user set it, now that Bubble Tea's init has not asked
 	// client-go logs through klog; under the alt screen that would tear the view. Watch errors
 	// reach the user through the informers' error handlers instead.
 	klog.SetLogger(logr.Discard())

@@ -3,21 +3,14 @@ package main
 import (
 	"os"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/sidecar-top/sidecar-top/ui"
 )
 
-// viewStyles are the view's styles for the standard output, with the background the terminal
-// was already asked about. Bubble Tea v1 asks the terminal for its background colour (and then
-// its cursor position) when it is loaded, before main runs, and lipgloss keeps the answer; the
-// renderer ui.NewRenderer makes would ask again, and a terminal that answers neither would then
-// hold the view another 5 s (termenv.OSCTimeout) while the keys typed meanwhile were read and
-// dropped. Without colour there is nothing to ask.
+// viewStyles are the view's styles for the standard output. Only the view asks the terminal for
+// its background colour, once, through its own renderer, before the program owns the terminal
+// (ui.NewStyles); Bubble Tea's own question when it is loaded is kept from being asked
+// (internal/quietterm), so that no other command waits for a terminal that never answers.
+// Without colour there is nothing to ask.
 func viewStyles(s streams, mode ui.ColorMode) ui.Styles {
-	r := ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR"))
-	if f, ok := s.Out.(*os.File); ok && f == os.Stdout {
-		r.SetHasDarkBackground(lipgloss.HasDarkBackground())
-	}
-	return ui.NewStyles(r)
+	return ui.NewStyles(ui.NewRenderer(s.Out, mode, os.Getenv("NO_COLOR")))
 }

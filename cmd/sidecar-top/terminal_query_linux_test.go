@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/sidecar-top/sidecar-top/internal/quietterm"
 )
 
 // silentTerminalEnv, when set, makes TestSilentTerminal the program under test: it runs the
@@ -19,12 +21,13 @@ import (
 const silentTerminalEnv = "SIDECAR_TOP_TEST_SILENT_TERMINAL"
 
 // TestSilentTerminal: on a terminal that answers neither the background-colour query (OSC 11)
-// nor the cursor-position query (CSI 6n), the terminal is asked once, by Bubble Tea when it is
-// loaded (which waits termenv's 5 s for the answer), and never again: sidecar-top reuses that
-// answer for the view's colours, so the view comes after the one wait, not two, and then
-// quits on q. The demo runs in colour on a pseudo-terminal of 120×40 that this test never answers.
+// nor the cursor-position query (CSI 6n), the view asks once, for its colours (which waits
+// termenv's 5 s for the answer), and never again: Bubble Tea's own question when it is loaded is
+// not asked (internal/quietterm), so the view comes after the one wait, not two, and then quits
+// on q. The demo runs in colour on a pseudo-terminal of 120×40 that this test never answers.
 func TestSilentTerminal(t *testing.T) {
 	if os.Getenv(silentTerminalEnv) != "" {
+		quietterm.Restore() // as main does
 		os.Exit(run([]string{"demo", "--color", "always"}, newStreams()))
 	}
 	if testing.Short() {
@@ -72,7 +75,7 @@ func TestSilentTerminal(t *testing.T) {
 	got := out.String()
 	for _, query := range []string{"\x1b]11;?", "\x1b[6n"} {
 		if n := strings.Count(got, query); n != 1 {
-			t.Errorf("the terminal was asked %q %d times, want once (Bubble Tea's, when loaded)", query, n)
+			t.Errorf("the terminal was asked %q %d times, want once (the view's)", query, n)
 		}
 	}
 }
