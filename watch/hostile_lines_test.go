@@ -20,7 +20,7 @@ func allocated(f func()) uint64 {
 
 // refusalSlack is what refusing an over-long line may allocate beyond the limit: a chunk being
 // filled (lineChunk) and the reader's buffer (batchBytes), with room for the rest.
-const refusalSlack = lineChunk + batchBytes + 1<<20
+const refusalSlack = 2 << 20
 
 // TestRefusalCost: refusing an over-long line costs what the limit allows, MaxLineBytes and a
 // chunk, never the 3-5 times that a buffer grown by append (1.25 times at a time) had cost: an

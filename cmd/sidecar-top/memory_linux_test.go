@@ -18,11 +18,6 @@ import (
 // memory (VmHWM) grew.
 const replayMemoryEnv = "SIDECAR_TOP_TEST_REPLAY_MEMORY"
 
-// refusalRoom is what replaying a file refused at an over-long line may take beyond the line's
-// limit (watch.MaxLineBytes): the reader's buffer and a chunk of the line (a MiB each), what was
-// read before it, and the program's own pages touched for the first time by the replay.
-const refusalRoom = 24 << 20
-
 // TestReplayMemory: a replay's memory follows what it read, not the file's size, and a line
 // refused as too long costs the limit, no more. In processes of their own, each replaying with
 // -o json, which bounds its heap by the file: a sparse file of 3 GiB (its 21 first lines from a
