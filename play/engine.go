@@ -28,6 +28,8 @@ type Frame struct {
 	// Silent is how long the API server has not answered, live, once that is long enough that
 	// what the view shows meanwhile is stale (the source says). Zero while it answers.
 	Silent time.Duration
+	// Listed says the source has delivered all that was there when it began (Input.Listed).
+	Listed bool
 	// Ended says the source is over; Err is why, if not at its end.
 	Ended bool
 	Err   error
@@ -38,12 +40,13 @@ type Frame struct {
 // the last one. Notes about the watch are not observations: the engine adds their text to the
 // snapshot's notes, after the builder's. One goroutine owns it.
 type Engine struct {
-	b     *timeline.Builder
-	items int
-	dirty bool
-	snap  timeline.Snapshot
-	now   time.Time
-	notes []string // the watch notes' text, in order
+	b      *timeline.Builder
+	items  int
+	dirty  bool
+	snap   timeline.Snapshot
+	now    time.Time
+	notes  []string // the watch notes' text, in order
+	listed bool     // an Input.Listed came
 }
 
 // NewEngine returns an engine with an empty timeline.
@@ -55,6 +58,11 @@ func NewEngine() *Engine {
 
 // Add applies one input: its observation (src's translation of it), or its note.
 func (e *Engine) Add(src Observer, in Input) {
+	if in.Listed {
+		e.listed, e.dirty = true, true // a frame, though nothing else changed (an empty scope)
+		e.now = later(e.now, in.Time)
+		return
+	}
 	e.items++
 	if in.Note != "" {
 		e.notes = append(e.notes, in.Note)
@@ -112,6 +120,17 @@ func (e *Engine) Stream() *timeline.Stream {
 
 // Items counts the inputs added, observations or not.
 func (e *Engine) Items() int { return e.items }
+
+// Listed reports whether the source said all that was there when it began is in.
+func (e *Engine) Listed() bool { return e.listed }
+
+// later is the later of a and b.
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
 
 // Now is the receive time of the latest observation applied.
 func (e *Engine) Now() time.Time { return e.now }

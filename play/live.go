@@ -100,7 +100,7 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 			linger = time.After(opts.Linger)
 		}
 		if show != nil {
-			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Silent: silent, Ended: final, Err: end})
+			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Silent: silent, Listed: e.Listed(), Ended: final, Err: end})
 		}
 		shown = true
 		return true

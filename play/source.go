@@ -16,6 +16,9 @@ type Input struct {
 	Type timeline.WatchType
 	Item any
 	Note string
+	// Listed marks when what the source has delivered is all that was there when it began (a
+	// live watch's first lists are in): a frame comes then, Frame.Listed from then on.
+	Listed bool
 }
 
 // A Source delivers inputs in the order they were received. Next blocks until the next one; it

@@ -53,6 +53,9 @@ func (f *Feed) Next(ctx context.Context) (play.Input, error) {
 	if err != nil {
 		return play.Input{}, err
 	}
+	if n, ok := it.Object.(*watch.Note); ok && n.Reason == watch.Listed {
+		return play.Input{Time: it.Time, Listed: true}, nil // a mark, not what the API sent: not recorded
+	}
 	if f.rec != nil {
 		if err := f.rec.Write(it); err != nil {
 			return play.Input{}, err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -72,8 +71,9 @@ type Live struct {
 
 	state *watchState // whether each watch runs, said in notes
 
-	listedPods atomic.Int64 // the first list's pods, plus one; 0 until it came
-	pulse      pulse        // when the API server last answered
+	listedMu sync.Mutex      // guards listing
+	listing  map[string]bool // the watches whose first list is still to come
+	pulse    pulse           // when the API server last answered
 }
 
 type entry struct {
@@ -120,6 +120,9 @@ func (l *Live) Start(ctx context.Context) error {
 		}
 		l.selector = sel
 	}
+	if t.Kind == TargetScope { // a scope's outputs wait for what was there (Listed)
+		l.listing = map[string]bool{"pods": true, "events": true}
+	}
 	podFields := ""
 	if t.Kind == TargetPod {
 		podFields = fields.OneTermEqualSelector("metadata.name", t.Name).String()
@@ -144,7 +147,7 @@ func (l *Live) Start(ctx context.Context) error {
 				if e, ok := obj.(*corev1.Event); ok {
 					l.putEvent(wt, e)
 				}
-			}))
+			}, func(int) { l.listed("events") }))
 	default:
 		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
 			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
@@ -235,14 +238,25 @@ func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 	l.podLogs(t, p) // after the pod's item too
 }
 
-// podsListed notes how many pods the first list held.
-func (l *Live) podsListed(n int) { l.listedPods.CompareAndSwap(0, int64(n)+1) }
+// podsListed notes the pods' first list.
+func (l *Live) podsListed(int) { l.listed("pods") }
 
-// PodsListed says how many pods the first list of the target's pods held, once it came: a
-// frame whose snapshot holds that many pods shows all that was there when the watch began.
-func (l *Live) PodsListed() (n int, ok bool) {
-	v := l.listedPods.Load()
-	return int(v - 1), v > 0
+// listed notes that resource's first list is in; once the pods' and the Events' have come, a
+// scope's watch says so with a Listed note, after what those lists held.
+func (l *Live) listed(resource string) {
+	l.listedMu.Lock()
+	waiting, ok := l.listing[resource]
+	if ok && waiting {
+		l.listing[resource] = false
+	}
+	done := ok && waiting
+	for _, w := range l.listing {
+		done = done && !w
+	}
+	l.listedMu.Unlock()
+	if done {
+		l.putNote(NewNote(Listed, ""))
+	}
 }
 
 // acceptPodEvent takes the Events of a pod target, which may come before the pod.

@@ -47,6 +47,9 @@ const (
 	// NoAnswer: the API server did not answer from Since to Until (a server stopped, a network
 	// that drops packets): what happened then was seen late, or only as its end state.
 	NoAnswer NoteReason = "NoAnswer"
+	// Listed: what the watch holds now is all that was there when it began (its first lists
+	// are in). It is a mark in time, not something the API sent: nothing records it.
+	Listed NoteReason = "Listed"
 )
 
 // NoteKind is the kind of a Note's object; its apiVersion is LogAPIVersion.

@@ -55,15 +55,13 @@ func (f *fleetFlags) sidecarsOnly(t watch.Target) bool {
 }
 
 // runFleetOut watches a scope without the view: its table as plain lines, or JSON.
-// listed says how many pods the watch's first list held, once it came (watch.Live.PodsListed).
-func runFleetOut(ctx context.Context, s streams, kube *kubeOptions, src play.Source, listed func() (int, bool), opts play.Options,
-	t watch.Target) (play.Result, error) {
+func runFleetOut(ctx context.Context, s streams, kube *kubeOptions, src play.Source, opts play.Options, t watch.Target) (play.Result, error) {
 	format := kube.fleet.output
 	if format == "" {
 		format = "plain"
 		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s (Ctrl-C to stop)\n", present.Safe(t.String()))
 	}
-	out := newFleetOut(s.Out, format, t.String(), kube.fleet.sidecarsOnly(t), listed)
+	out := newFleetOut(s.Out, format, t.String(), kube.fleet.sidecarsOnly(t))
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	warn := warnTo(s)

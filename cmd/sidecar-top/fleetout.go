@@ -16,17 +16,14 @@ import (
 )
 
 // fleetOut writes a scope's table without a terminal: --plain prints the table once what was
-// there when the watch began is in (listed says how many pods that was), then one line per
-// row that changes; -o json prints one document then and is done; -o jsonl prints, from
+// there when the watch began is in (Frame.Listed), then one line per row that changes; -o json prints one document then and is done; -o jsonl prints, from
 // then on, one JSON object per milestone or finding as it is learnt.
 type fleetOut struct {
 	w       io.Writer
 	format  string // "plain", "json" or "jsonl"
 	scope   string
 	view    fleet.View
-	listed  func() (int, bool)
 	rows    fleet.Rows
-	started bool
 	last    map[string]string      // plain: each row's line as printed, by UID
 	seen    map[string]bool        // jsonl: what was printed, by key
 	pods    map[*timeline.Pod]bool // jsonl: the pods of the last frame, unchanged since if shared
@@ -34,8 +31,8 @@ type fleetOut struct {
 	err     error
 }
 
-func newFleetOut(w io.Writer, format, scope string, sidecarsOnly bool, listed func() (int, bool)) *fleetOut {
-	return &fleetOut{w: w, format: format, scope: scope, listed: listed, last: map[string]string{}, seen: map[string]bool{},
+func newFleetOut(w io.Writer, format, scope string, sidecarsOnly bool) *fleetOut {
+	return &fleetOut{w: w, format: format, scope: scope, last: map[string]string{}, seen: map[string]bool{},
 		view: fleet.View{SidecarsOnly: sidecarsOnly, Sort: fleet.KeyPod}}
 }
 
@@ -44,12 +41,8 @@ func (o *fleetOut) frame(f play.Frame) {
 	if o.err != nil || o.done {
 		return
 	}
-	if !o.started {
-		n, ok := o.listed()
-		if !ok || f.Snapshot.Pods.Len() < n {
-			return
-		}
-		o.started = true
+	if !f.Listed {
+		return
 	}
 	rows := o.rows.Of(f.Snapshot, nil)
 	switch o.format {

@@ -37,11 +37,11 @@ func fleetFrames(t *testing.T) (half, end play.Frame) {
 		}
 		rest = append(rest, obs[len(obs)/2:]...)
 	}
-	half = play.Frame{Snapshot: e.Snapshot(), Now: e.Now()}
+	half = play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: true}
 	for _, o := range rest {
 		e.Apply(o)
 	}
-	return half, play.Frame{Snapshot: e.Snapshot(), Now: e.Now()}
+	return half, play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: true}
 }
 
 // TestFleetPlain: nothing before the listed pods are in; then the table with its counts; then a
@@ -49,13 +49,13 @@ func fleetFrames(t *testing.T) (half, end play.Frame) {
 func TestFleetPlain(t *testing.T) {
 	half, end := fleetFrames(t)
 	var b bytes.Buffer
-	listed := 99
-	o := newFleetOut(&b, "plain", "all namespaces", false, func() (int, bool) { return listed, true })
+	o := newFleetOut(&b, "plain", "all namespaces", false)
+	half.Listed = false
 	o.frame(half)
 	if b.Len() != 0 {
 		t.Fatalf("printed before the listed pods were in:\n%s", b.String())
 	}
-	listed = half.Snapshot.Pods.Len()
+	half.Listed = true
 	o.frame(half)
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	if !strings.HasPrefix(lines[0], "NAMESPACE") || !strings.HasPrefix(lines[len(lines)-1], "# all namespaces: 5 pods") ||
@@ -79,7 +79,7 @@ func TestFleetPlain(t *testing.T) {
 func TestFleetJSONL(t *testing.T) {
 	half, end := fleetFrames(t)
 	var b bytes.Buffer
-	o := newFleetOut(&b, "jsonl", "all namespaces", false, func() (int, bool) { return 0, true })
+	o := newFleetOut(&b, "jsonl", "all namespaces", false)
 	o.frame(half)
 	o.frame(end)
 	o.frame(end)
@@ -107,11 +107,29 @@ func TestFleetJSONL(t *testing.T) {
 	}
 }
 
+// TestFleetEmptyScope: a scope with no pod prints its table, and its document, when the watch
+// says what was there is in, though no pod ever changes (the frame Listed brings).
+func TestFleetEmptyScope(t *testing.T) {
+	e := play.NewEngine()
+	e.Add(nil, play.Input{Time: time.Unix(100, 0), Listed: true})
+	if !e.Changed() || !e.Listed() || !e.Now().Equal(time.Unix(100, 0)) {
+		t.Fatalf("Listed: changed %v, listed %v, now %v", e.Changed(), e.Listed(), e.Now())
+	}
+	f := play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: e.Listed()}
+	for format, want := range map[string]string{"plain": "# namespace x: 0 pods", "json": `"at":"1970-01-01T00:01:40Z"`} {
+		var b bytes.Buffer
+		newFleetOut(&b, format, "namespace x", false).frame(f)
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s of an empty scope: %q, want %q in it", format, b.String(), want)
+		}
+	}
+}
+
 // TestFleetJSON: one document, once the pods are in, then done.
 func TestFleetJSON(t *testing.T) {
 	_, end := fleetFrames(t)
 	var b bytes.Buffer
-	o := newFleetOut(&b, "json", "namespace x", false, func() (int, bool) { return 0, true })
+	o := newFleetOut(&b, "json", "namespace x", false)
 	o.frame(end)
 	o.frame(end)
 	if !o.Done() || strings.Count(b.String(), "\n") != 1 {

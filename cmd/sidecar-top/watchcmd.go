@@ -95,7 +95,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	src := source.Recorded(live, recorder) // each item recorded before it is applied
 	switch out := outputOf(s, view, rec); {
 	case t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view):
-		res, err = runFleetOut(ctx, s, kube, src, live.PodsListed, opts, t)
+		res, err = runFleetOut(ctx, s, kube, src, opts, t)
 	case out.view:
 		res, err = runLiveView(ctx, s, mode, src, opts, t, view.report, kube.fleet.sidecarsOnly(t))
 	case out.plain == nil:
