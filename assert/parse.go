@@ -45,28 +45,12 @@ func Parse(src string) (*Assertion, error) {
 	return &Assertion{src: src, root: root}, nil
 }
 
-// MaxNesting is how deep parentheses, negations (-) and ! may nest in an assertion: more is
-// refused. Each level is read and evaluated by a call inside the one around it, and a
-// negation's type by each one above it, so 60,000 of them cost seconds and hundreds of MB;
-// real assertions nest a few deep.
-const MaxNesting = 100
-
 type parser struct {
 	src   string
 	toks  []token
 	i     int
 	depth int // how deep the parentheses, negations and ! read so far nest here
 }
-
-// enter goes one level deeper for the (, - or ! at t, or says it is too deep; leave comes back.
-func (p *parser) enter(t token) error {
-	if p.depth++; p.depth > MaxNesting {
-		return p.errAt(t.pos, "this %s nests deeper than %d: parentheses, negations and ! nest up to %d deep", t.text, MaxNesting, MaxNesting)
-	}
-	return nil
-}
-
-func (p *parser) leave() { p.depth-- }
 
 func (p *parser) peek() token { return p.toks[p.i] }
 
