@@ -238,7 +238,8 @@ type pipeline struct {
 	once  sync.Once
 }
 
-func startPipeline(lr *lineReader, first *batch, workers int, name string, newDecoder func() *lineDecoder) *pipeline {
+// done, if set, is called once the pipeline reads no more (a decompressor may be closed then).
+func startPipeline(lr *lineReader, first *batch, workers int, name string, newDecoder func() *lineDecoder, done func()) *pipeline {
 	p := &pipeline{order: make(chan *batch, workers), stop: make(chan struct{})}
 	work := make(chan *batch)
 	for range workers {
@@ -252,6 +253,9 @@ func startPipeline(lr *lineReader, first *batch, workers int, name string, newDe
 	}
 	go func() {
 		defer close(work)
+		if done != nil {
+			defer done()
+		}
 		b := first
 		for {
 			if b == nil {

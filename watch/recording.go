@@ -108,7 +108,8 @@ type Reader struct {
 	pending   *batch       // taken from the pipeline, maybe still being decoded
 	cur       *batch       // decoded, being handed out from pos
 	pos       int
-	err       error // io.EOF, the first error, or errClosed: every later call returns it
+	err       error  // io.EOF, the first error, or errClosed: every later call returns it
+	closeZ    func() // ends the decompressor of a compressed recording
 
 	// Truncated is set when the file ended in a partial line (a recorder killed mid-write);
 	// that line is ignored. It is known once Next has returned io.EOF.
@@ -133,21 +134,27 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 }
 
 func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) {
-	br := bufio.NewReaderSize(r, batchBytes)
+	br, closeZ, err := decompressed(bufio.NewReaderSize(r, batchBytes), name)
+	if err != nil {
+		return nil, err
+	}
 	if p, _ := br.Peek(len(bom)); bytes.Equal(p, bom) {
 		_, _ = br.Discard(len(bom))
 	}
-	rd := &Reader{name: name, lines: &lineReader{r: br, name: name, max: maxLine}, workers: workers}
+	rd := &Reader{name: name, lines: &lineReader{r: br, name: name, max: maxLine}, workers: workers, closeZ: closeZ}
 	first := newBatch()
 	b, whole, err := rd.lines.next(first.buf)
 	switch {
 	case err == io.EOF || err == nil && !whole && isBlank(b):
+		closeZ()
 		return nil, fmt.Errorf("%s: empty recording", name)
 	case err != nil:
+		closeZ()
 		return nil, err
 	}
 	h, err := parseHeader(b)
 	if err != nil {
+		closeZ()
 		return nil, fmt.Errorf("%s:1: %w", name, err)
 	}
 	if h != nil {
@@ -360,7 +367,8 @@ func (rd *Reader) nextBatch(ctx context.Context) (*batch, error) {
 		return b, nil
 	}
 	if rd.pipe == nil {
-		rd.pipe = startPipeline(rd.lines, rd.first, rd.workers, rd.name, rd.newDecoder)
+		rd.pipe = startPipeline(rd.lines, rd.first, rd.workers, rd.name, rd.newDecoder, rd.closeZ)
+		rd.closeZ = nil // the pipeline's reader closes it when it stops reading
 		rd.first = nil
 	}
 	if rd.pending == nil {
@@ -386,6 +394,10 @@ func (rd *Reader) finish(err error) {
 	rd.err, rd.pending = err, nil
 	if rd.pipe != nil {
 		rd.pipe.close()
+	}
+	if rd.closeZ != nil {
+		rd.closeZ() // read here, not by a pipeline: nothing reads the input any more
+		rd.closeZ = nil
 	}
 	for _, b := range []*batch{rd.cur, rd.first} {
 		if b != nil {

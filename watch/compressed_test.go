@@ -1,0 +1,77 @@
+package watch
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/sidecar-top/sidecar-top/recordings"
+)
+
+// TestCompressedRecordings: a recording gzipped or zstd-compressed reads as the recording does,
+// told by its first bytes whatever its name; a compressed file that is not readable is one error.
+func TestCompressedRecordings(t *testing.T) {
+	f, err := recordings.Open("startup-probe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz, zs bytes.Buffer
+	gw := gzip.NewWriter(&gz)
+	_, _ = gw.Write(plain)
+	_ = gw.Close()
+	zw, err := zstd.NewWriter(&zs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = zw.Write(plain)
+	_ = zw.Close()
+	_, want, _, err := ReadAll(bytes.NewReader(plain), "plain.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"x.jsonl.gz": gz.Bytes(), "x.jsonl.zst": zs.Bytes(), "no-suffix": gz.Bytes()} {
+		for _, workers := range []int{1, 4} {
+			rd, err := newReader(bytes.NewReader(b), name, workers, MaxLineBytes)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			var got []Item
+			for {
+				it, err := rd.Next(t.Context())
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				got = append(got, it)
+			}
+			if rd.Header() == nil || len(got) != len(want) {
+				t.Errorf("%s, %d workers: header %v, %d items; want %d", name, workers, rd.Header(), len(got), len(want))
+			}
+		}
+	}
+	bad := append([]byte{0x1f, 0x8b}, "not really gzip"...)
+	if _, err := NewReader(bytes.NewReader(bad), "bad.gz"); err == nil || !strings.Contains(err.Error(), "bad.gz: a gzip file, but not a readable one") {
+		t.Errorf("a broken gzip file: %v", err)
+	}
+	cut := gz.Bytes()[:gz.Len()/2]
+	rd, err := NewReader(bytes.NewReader(cut), "cut.gz")
+	if err == nil {
+		for err == nil {
+			_, err = rd.Next(t.Context())
+		}
+	}
+	if err == io.EOF || err == nil || !strings.Contains(err.Error(), "cut.gz: the gzip file ends early: it was cut short") {
+		t.Errorf("a gzip file cut in two: %v", err)
+	}
+}
