@@ -8,11 +8,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // finalTB plays an embedded recording to its final timeline.
@@ -23,15 +21,11 @@ func finalTB(t testing.TB, name string) timeline.Snapshot {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, name)
+	rec, err := source.Play(context.Background(), f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := play.RunFile(context.Background(), source.Of(rd), 0, play.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Final
+	return rec.Final
 }
 
 // kindNames are the language's names of the milestone kinds, container's and pod's.

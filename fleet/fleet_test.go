@@ -7,11 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // final plays an embedded recording to its end.
@@ -22,15 +20,11 @@ func final(t *testing.T, name string) timeline.Snapshot {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, name)
+	rec, err := source.Play(context.Background(), f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := play.RunFile(context.Background(), source.Of(rd), 0, play.Options{}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res.Final
+	return rec.Final
 }
 
 // allRows is the rows of every embedded recording's pods.
