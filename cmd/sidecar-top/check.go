@@ -211,7 +211,7 @@ func checkLive(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpt
 	if opts.timeout < 0 || opts.linger < 0 {
 		return timeline.Snapshot{}, src, errors.New("--timeout and --linger cannot be negative")
 	}
-	t, ns, err := kube.target(args)
+	t, _, err := kube.target(args)
 	if err != nil {
 		return timeline.Snapshot{}, src, err
 	}
@@ -238,7 +238,7 @@ func checkLive(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpt
 		popts.Until = func(snap timeline.Snapshot) bool { return until.met(t, snap) }
 		waiting = string(until)
 	}
-	say(s.ErrOut, "watching %s in namespace %s until %s, then checking", t, ns, waiting)
+	say(s.ErrOut, "watching %s until %s, then checking", where(t), waiting)
 	res, err := play.RunLive(ctx, source.Of(live), popts, warnTo(s))
 	if err != nil {
 		return timeline.Snapshot{}, src, err

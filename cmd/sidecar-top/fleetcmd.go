@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sidecar-top/sidecar-top/play"
-	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -54,12 +53,20 @@ func (f *fleetFlags) sidecarsOnly(t watch.Target) bool {
 	return t.AllNamespaces()
 }
 
+// where is what a watch of t watches, in words: "pod/x in namespace shop", "all namespaces".
+func where(t watch.Target) string {
+	if t.Kind == watch.TargetScope {
+		return t.String()
+	}
+	return t.String() + " in namespace " + t.Namespace
+}
+
 // runFleetOut watches a scope without the view: its table as plain lines, or JSON.
 func runFleetOut(ctx context.Context, s streams, kube *kubeOptions, src play.Source, opts play.Options, t watch.Target) (play.Result, error) {
 	format := kube.fleet.output
 	if format == "" {
 		format = "plain"
-		fmt.Fprintf(s.ErrOut, "sidecar-top: watching %s (Ctrl-C to stop)\n", present.Safe(t.String()))
+		say(s.ErrOut, "watching %s (Ctrl-C to stop)", where(t))
 	}
 	out := newFleetOut(s.Out, format, t.String(), kube.fleet.sidecarsOnly(t))
 	ctx, cancel := context.WithCancel(ctx)

@@ -156,3 +156,19 @@ func TestReplayOfScope(t *testing.T) {
 		}
 	}
 }
+
+// TestWhere: a watch says what it watches; a scope's namespace is in its words already.
+func TestWhere(t *testing.T) {
+	for _, tc := range []struct {
+		t    watch.Target
+		want string
+	}{
+		{watch.Target{Kind: watch.TargetPod, Name: "x", Namespace: "shop"}, "pod/x in namespace shop"},
+		{watch.Target{Kind: watch.TargetScope}, "all namespaces"},
+		{watch.Target{Kind: watch.TargetScope, Namespace: "shop"}, "namespace shop"},
+	} {
+		if got := where(tc.t); got != tc.want {
+			t.Errorf("where(%+v) = %q, want %q", tc.t, got, tc.want)
+		}
+	}
+}

@@ -136,6 +136,9 @@ func (k *kubeOptions) target(args []string) (watch.Target, string, error) {
 		return watch.Target{}, "", kubeconfigError(err)
 	}
 	t, err := watch.ParseScope(args, k.selector, ns, k.all)
+	if t.Kind == watch.TargetScope {
+		ns = t.Namespace // "" for all namespaces: a recording's header says so
+	}
 	return t, ns, err
 }
 

@@ -101,7 +101,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	case out.plain == nil:
 		res, err = play.RunLive(ctx, src, opts, warnTo(s))
 	default:
-		say(s.ErrOut, "watching %s in namespace %s (Ctrl-C to stop)", t, ns)
+		say(s.ErrOut, "watching %s (Ctrl-C to stop)", where(t))
 		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
 		feed.rests = true
 		stop := feed.start(ctx)
