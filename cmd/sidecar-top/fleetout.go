@@ -19,16 +19,16 @@ import (
 // there when the watch began is in (Frame.Listed), then one line per row that changes; -o json prints one document then and is done; -o jsonl prints, from
 // then on, one JSON object per milestone or finding as it is learnt.
 type fleetOut struct {
-	w       io.Writer
-	format  string // "plain", "json" or "jsonl"
-	scope   string
-	view    fleet.View
-	rows    fleet.Rows
-	last    map[string]string      // plain: each row's line as printed, by UID
-	seen    map[string]bool        // jsonl: what was printed, by key
-	pods    map[*timeline.Pod]bool // jsonl: the pods of the last frame, unchanged since if shared
-	done    bool                   // json: printed
-	err     error
+	w      io.Writer
+	format string // "plain", "json" or "jsonl"
+	scope  string
+	view   fleet.View
+	rows   fleet.Rows
+	last   map[string]string      // plain: each row's line as printed, by UID
+	seen   map[string]bool        // jsonl: what was printed, by key
+	pods   map[*timeline.Pod]bool // jsonl: the pods of the last frame, unchanged since if shared
+	done   bool                   // json: printed
+	err    error
 }
 
 func newFleetOut(w io.Writer, format, scope string, sidecarsOnly bool) *fleetOut {
