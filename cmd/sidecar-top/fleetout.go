@@ -16,8 +16,9 @@ import (
 )
 
 // fleetOut writes a scope's table without a terminal: --plain prints the table once what was
-// there when the watch began is in (Frame.Listed), then one line per row that changes; -o json prints one document then and is done; -o jsonl prints, from
-// then on, one JSON object per milestone or finding as it is learnt.
+// there when the watch began is in (Frame.Listed), then one line per row that changes; -o json
+// prints one document then and is done; -o jsonl prints, from then on, one JSON object per
+// milestone or finding as it is learnt.
 type fleetOut struct {
 	w      io.Writer
 	format string // "plain", "json" or "jsonl"
