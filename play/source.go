@@ -19,6 +19,10 @@ type Input struct {
 	// Listed marks when what the source has delivered is all that was there when it began (a
 	// live watch's first lists are in): a frame comes then, Frame.Listed from then on.
 	Listed bool
+	// Translated says the source translated the input as it read it (a recording's reader, on
+	// its decoding workers): Obs is its observation when IsObs, and Observe need only return it.
+	Translated, IsObs bool
+	Obs               timeline.Observation
 }
 
 // A Source delivers inputs in the order they were received. Next blocks until the next one; it

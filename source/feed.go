@@ -21,12 +21,7 @@ type Feed struct {
 	src      watch.Source
 	observed watch.ObservedSource // src, when it translates as it reads (a recording's reader)
 	rec      *watch.Recorder
-	tr       watch.Translator
-	// The observation of observed's last item (last): played in turn (RunFile), each input is
-	// observed before the next is read, and it is this one; read ahead (RunLive), it is not.
-	last any
-	o    timeline.Observation
-	ok   bool
+	tr       watch.Translator // used on the goroutine that applies what Next read
 }
 
 // Of is a Feed of src.
@@ -43,10 +38,11 @@ func Recorded(src watch.Source, rec *watch.Recorder) *Feed {
 // Next reads the next item.
 func (f *Feed) Next(ctx context.Context) (play.Input, error) {
 	var it watch.Item
+	var o timeline.Observation
+	var ok bool
 	var err error
 	if f.observed != nil {
-		it, f.o, f.ok, err = f.observed.NextObserved(ctx)
-		f.last = it.Object
+		it, o, ok, err = f.observed.NextObserved(ctx)
 	} else {
 		it, err = f.src.Next(ctx)
 	}
@@ -62,17 +58,19 @@ func (f *Feed) Next(ctx context.Context) (play.Input, error) {
 		}
 	}
 	in := play.Input{Time: it.Time, Type: it.Type, Item: it.Object}
-	if n, ok := it.Object.(*watch.Note); ok {
+	if n, isNote := it.Object.(*watch.Note); isNote {
 		in.Item, in.Note = nil, n.Text()
+	} else if f.observed != nil {
+		in.Translated, in.IsObs, in.Obs = true, ok, o // carried with the input: Next may run ahead
 	}
 	return in, nil
 }
 
-// Observe translates an input Next returned: the observation its source made, if it is the
-// last one read, else into the translator's memory.
+// Observe translates an input Next returned: the observation its source made as it read it, or
+// one made now into the translator's memory.
 func (f *Feed) Observe(in play.Input) (timeline.Observation, bool) {
-	if f.observed != nil && in.Item == f.last {
-		return f.o, f.ok
+	if in.Translated {
+		return in.Obs, in.IsObs
 	}
 	obj, ok := in.Item.(runtime.Object)
 	if !ok {
