@@ -133,6 +133,19 @@ func TestFleetHelp(t *testing.T) {
 	}
 }
 
+// TestFleetSummary: S over the table opens the summary of every pod, with the summary's keys in
+// the status line, and S again comes back to the table.
+func TestFleetSummary(t *testing.T) {
+	m := pressRun(t, fleetModel(t, 120, 30, false), "S")
+	v := m.View()
+	if !strings.Contains(v, "SUMMARY · 5 pods") || strings.Contains(v, "sort by finding") {
+		t.Errorf("S: the summary with its own keys:\n%s", v)
+	}
+	if m = pressRun(t, m, "S"); !strings.Contains(m.View(), "FINDING") {
+		t.Errorf("S again: back to the table:\n%s", m.View())
+	}
+}
+
 // TestFleetSidecarsOnly: a pod without a sidecar is hidden and counted in the header.
 func TestFleetSidecarsOnly(t *testing.T) {
 	m := fleetModel(t, 160, 20, true)

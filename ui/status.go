@@ -25,7 +25,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		hints func() []key.Binding
 	)
 	switch s, pk := f.view.search, f.view.picker; {
-	case f.fleet != nil:
+	case f.fleet != nil && !f.view.summary.open && !f.view.showHelp:
 		t := f.fleet
 		if t.typing {
 			lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
