@@ -134,14 +134,21 @@ func (f *Fleet) Save(dir string) error {
 }
 
 // Close stops the collector, removes HoldFinalizer from the pods that have it (else their
-// namespace would never go) and deletes the namespaces without waiting.
+// namespace would never go), deletes the namespaces and waits until they are gone: the fleet's
+// ~50 pods being killed kept the kubelet seconds late for the timing scenarios that start
+// after it, and their restarts and readiness were then missed.
 func (f *Fleet) Close() error {
 	for _, c := range f.logs {
 		c.Stop()
 	}
 	var errs []error
+	wait := []string{"wait", "--for=delete", "--timeout=4m"}
 	for _, ns := range f.Namespaces {
 		errs = append(errs, f.release(ns), f.Env.deleteNamespace(ns))
+		wait = append(wait, "namespace/"+ns)
+	}
+	if _, err := f.Env.run(context.Background(), 5*time.Minute, nil, wait...); err != nil {
+		errs = append(errs, fmt.Errorf("waiting for the fleet's namespaces to go: %w", err))
 	}
 	return errors.Join(errs...)
 }
