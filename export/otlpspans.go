@@ -189,7 +189,9 @@ func containerSpans(ctx context.Context, c *timeline.Container, uid string, s sp
 func addMilestone(sp trace.Span, m *timeline.Milestone) {
 	attrs := []attribute.KeyValue{
 		keyMKind.String(string(m.Kind)), keySource.String(string(m.Source)), keyOffset.String(textfmt.Span(m.Offset)),
-		keyBoundMS.Float64(float64(m.Offset.Plus().Microseconds()) / 1e3),
+	}
+	if m.Offset.Bounded() {
+		attrs = append(attrs, keyBoundMS.Float64(float64(m.Offset.Plus().Microseconds())/1e3))
 	}
 	if m.Container != "" {
 		attrs = append(attrs, semconv.K8SContainerName(m.Container), keyAttempt.Int(int(m.Attempt)))

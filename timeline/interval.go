@@ -93,11 +93,7 @@ func (i interval) clamp(t time.Time) time.Time {
 // the bounds from the two intervals. With ordered set, b is known to follow a (a kubelet rule),
 // so negative values are cut to zero.
 func spanBetween(a, b *Milestone, ordered bool) Span {
-	s := Span{
-		Value: sub(b.At, a.At),
-		Min:   sub(b.Earliest, a.Latest),
-		Max:   sub(b.Latest, a.Earliest),
-	}
+	s := Span{Value: sub(b.At, a.At), Min: between(b.Earliest, a.Latest, NoMin), Max: between(b.Latest, a.Earliest, NoMax)}
 	if ordered && s.Max >= 0 {
 		// Cut at zero, unless the bounds say otherwise: then the data contradicts the order.
 		s.Value, s.Min = max(s.Value, 0), max(s.Min, 0)
@@ -107,7 +103,16 @@ func spanBetween(a, b *Milestone, ordered bool) Span {
 
 // offsetFrom is a milestone's offset from a reference time (the pod's creation).
 func offsetFrom(origin time.Time, m *Milestone) Span {
-	return Span{Value: sub(m.At, origin), Min: sub(m.Earliest, origin), Max: sub(m.Latest, origin)}
+	return Span{Value: sub(m.At, origin), Min: between(m.Earliest, origin, NoMin), Max: between(m.Latest, origin, NoMax)}
+}
+
+// between is t - u where both are known bounds, else none (NoMin or NoMax, as the side asks):
+// sub of a zero time saturated to either end, a lower bound of +292 years among them.
+func between(t, u time.Time, none time.Duration) time.Duration {
+	if t.IsZero() || u.IsZero() {
+		return none
+	}
+	return sub(t, u)
 }
 
 // maxSubSeconds bounds the spans sub works out itself: well within a Duration's 292 years.

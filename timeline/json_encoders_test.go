@@ -18,6 +18,7 @@ func TestPodEncodersAgree(t *testing.T) {
 	at := time.Date(2026, 12, 5, 9, 0, 0, 123456789, time.UTC)
 	code := int32(137)
 	gap := Span{Value: time.Second, Min: -time.Millisecond, Max: 2 * time.Second}
+	open := Span{Value: time.Second, Min: NoMin, Max: NoMax}
 	m := Milestone{Kind: "exit", Container: hostile, Attempt: 3, At: at, Latest: at.Add(time.Second), Source: "status",
 		Reason: hostile, Message: hostile, ExitCode: &code, Signal: "SIGKILL", Count: 2,
 		Evidence: []Evidence{{What: hostile}}, Offset: gap, Why: hostile, Gap: &gap}
@@ -27,7 +28,7 @@ func TestPodEncodersAgree(t *testing.T) {
 		{Namespace: hostile, Name: hostile, UID: hostile, Node: hostile, Owner: &OwnerRef{Kind: "Job", Name: hostile},
 			Created: at, Phase: hostile, Status: hostile, Deleted: true, LastSeen: at,
 			Statuses:   []StatusChange{{At: at, Status: hostile, Phase: hostile}},
-			Milestones: []placedMilestone{{&m, &gap}, {&Milestone{Kind: "start"}, nil}},
+			Milestones: []placedMilestone{{&m, &gap}, {&Milestone{Kind: "start", Offset: open}, &open}},
 			Containers: []containerJSON{
 				{Name: hostile, Kind: "sidecar", RestartCount: 3, State: hostile, Milestones: []placedMilestone{{&m, nil}},
 					Segments: []Segment{{State: "running", Reason: hostile, From: at}, {From: at, To: at}},

@@ -179,15 +179,7 @@ func (w *jsonAppender) evidence(e *Evidence) {
 	w.raw(`}`)
 }
 
-func (w *jsonAppender) span(s *Span) {
-	w.raw(`{"value":`)
-	w.int(int64(s.Value))
-	w.raw(`,"min":`)
-	w.int(int64(s.Min))
-	w.raw(`,"max":`)
-	w.int(int64(s.Max))
-	w.raw(`}`)
-}
+func (w *jsonAppender) span(s *Span) { w.b = s.appendJSON(w.b) }
 
 func (w *jsonAppender) container(c *containerJSON) {
 	w.raw(`{"name":`)

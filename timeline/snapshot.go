@@ -217,16 +217,6 @@ type Evidence struct {
 	Note      string    `json:"note,omitempty"`
 }
 
-// Span is a duration with the bounds it certainly lies in.
-type Span struct {
-	Value time.Duration `json:"value"`
-	Min   time.Duration `json:"min"`
-	Max   time.Duration `json:"max"`
-}
-
-// Plus is the larger distance from Value to a bound: the ± to print.
-func (s Span) Plus() time.Duration { return max(s.Value-s.Min, s.Max-s.Value) }
-
 // Gap is one of the named lifecycle gaps between two milestones.
 type Gap struct {
 	Name string       `json:"name"` // e.g. "init exit → sidecar start"

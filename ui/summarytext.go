@@ -19,7 +19,7 @@ func boundsText(s timeline.Span) string {
 	if s.Min == s.Value && s.Max == s.Value {
 		return textfmt.Dur(s.Value)
 	}
-	return textfmt.Dur(s.Value) + " [" + textfmt.Dur(s.Min) + ", " + textfmt.Dur(s.Max) + "]"
+	return textfmt.Dur(s.Value) + " [" + textfmt.Bound(s.Min) + ", " + textfmt.Bound(s.Max) + "]"
 }
 
 // podsText is "1 pod" or "n pods".

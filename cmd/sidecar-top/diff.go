@@ -256,11 +256,7 @@ func compareGaps(a, b namedSpans) []gapRow {
 		case r.A == nil:
 			r.Shift = shiftOnlyB
 		default:
-			c := timeline.Span{
-				Value: r.B.Span.Value - r.A.Span.Value,
-				Min:   r.B.Span.Min - r.A.Span.Max,
-				Max:   r.B.Span.Max - r.A.Span.Min,
-			}
+			c := r.B.Span.Minus(r.A.Span)
 			r.Change = &c
 			switch {
 			case c.Min > 0:

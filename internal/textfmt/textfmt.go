@@ -83,7 +83,7 @@ func AppendSigned(b []byte, d time.Duration) []byte {
 }
 
 // Plus formats the ± of a span in seconds (±0.50), or as a duration when it is a minute or
-// more; it is empty when the span is exact.
+// more; it is empty when the span is exact, and ±? when a side has no bound (timeline.NoMax).
 func Plus(d time.Duration) string {
 	var buf [24]byte
 	return string(AppendPlus(buf[:0], d))
@@ -94,6 +94,8 @@ func AppendPlus(b []byte, d time.Duration) []byte {
 	switch {
 	case d <= 0:
 		return b
+	case d == timeline.NoMax:
+		return append(b, "±?"...)
 	case d < time.Minute:
 		n := len(b)
 		b = append(b, "±"...)
@@ -118,14 +120,33 @@ func Span(s timeline.Span) string {
 // gap that cannot be negative, say) it gives them instead: "0.00s (0.00–1.00)".
 func Gap(s timeline.Span) string {
 	v := Dur(s.Value)
+	if !s.Bounded() {
+		return fmt.Sprintf("%s (%s–%s)", v, seconds(s.Min), seconds(s.Max))
+	}
 	lo, hi := s.Value-s.Min, s.Max-s.Value
 	if d := lo - hi; d > 10*time.Millisecond || d < -10*time.Millisecond {
-		return fmt.Sprintf("%s (%.2f–%.2f)", v, s.Min.Seconds(), s.Max.Seconds())
+		return fmt.Sprintf("%s (%s–%s)", v, seconds(s.Min), seconds(s.Max))
 	}
 	if p := Plus(s.Plus()); p != "" {
 		v += " " + p
 	}
 	return v
+}
+
+// seconds is a bound in seconds (1.00), or ? where there is none (timeline.NoMin, NoMax).
+func seconds(d time.Duration) string {
+	if d == timeline.NoMin || d == timeline.NoMax {
+		return "?"
+	}
+	return fmt.Sprintf("%.2f", d.Seconds())
+}
+
+// Bound is Dur of a span's bound, or ? where there is none (timeline.NoMin, NoMax).
+func Bound(d time.Duration) string {
+	if d == timeline.NoMin || d == timeline.NoMax {
+		return "?"
+	}
+	return Dur(d)
 }
 
 // TickSteps are the distances an axis may put between its ticks, shortest first: the view's
