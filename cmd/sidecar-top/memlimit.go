@@ -59,6 +59,7 @@ func boundHeap(r io.Reader) (progress func(kept int64)) {
 	size := fi.Size()
 	limit := heapLimit(size, mappedFromFiles())
 	debug.SetMemoryLimit(limit)
+	followLiveHeap(limit)
 	if _, set := os.LookupEnv("GOGC"); set {
 		return nil
 	}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+)
+
+// A replay's soft memory limit (boundHeap) is the recording's size, as the timeline it builds
+// is usually a third of that or less. It is not always: one pod of 10,000 containers keeps about
+// twice its recording's size (every update of it repeats 10,000 statuses, and the timeline keeps
+// each container's runs), and with the heap held at a limit below what it keeps, the collector
+// ran without end, up to the half of the CPU the runtime allows it: the cost of replay -o json
+// grew faster than the pod (issue 42; scripts/bench-wide-pod.sh). So the limit follows what the heap keeps: after each collection, when what it
+// marked live is more than liveShare of the limit, the limit becomes liveHeadroom times that,
+// the collector's own default (GOGC=100) for that heap.
+
+// liveShare and liveHeadroom: the limit rises when the live heap passes three quarters of it, to
+// twice the live heap.
+const (
+	liveShare    = 0.75
+	liveHeadroom = 2
+)
+
+// heapFollower raises the soft memory limit it set to follow the live heap. It stops when
+// someone else has changed the limit: the limit is theirs then.
+type heapFollower struct {
+	limit  int64
+	sample []metrics.Sample
+}
+
+// sentinel is an object the follower lets go of each cycle, so that its cleanup runs after
+// the next collection; it holds a pointer so that it is not batched with other tiny objects.
+type sentinel struct{ _ *int }
+
+// followLiveHeap makes the memory limit, which is limit now, follow the live heap from the next
+// collection on.
+func followLiveHeap(limit int64) {
+	f := &heapFollower{limit: limit, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	f.arm()
+}
+
+func (f *heapFollower) arm() {
+	runtime.AddCleanup(&sentinel{}, func(f *heapFollower) { f.collected() }, f)
+}
+
+// collected runs after a collection (on the runtime's cleanup goroutine, one at a time).
+func (f *heapFollower) collected() {
+	if debug.SetMemoryLimit(-1) != f.limit {
+		return
+	}
+	metrics.Read(f.sample)
+	if f.sample[0].Value.Kind() != metrics.KindUint64 {
+		return
+	}
+	if live := int64(f.sample[0].Value.Uint64()); float64(live) > liveShare*float64(f.limit) {
+		f.limit = liveHeadroom * live
+		debug.SetMemoryLimit(f.limit)
+	}
+	f.arm()
+}
