@@ -11,9 +11,10 @@ import (
 // twice its recording's size (every update of it repeats 10,000 statuses, and the timeline keeps
 // each container's runs), and with the heap held at a limit below what it keeps, the collector
 // ran without end, up to the half of the CPU the runtime allows it: the cost of replay -o json
-// grew faster than the pod (issue 42; scripts/bench-wide-pod.sh). So the limit follows what the heap keeps: after each collection, when what it
-// marked live is more than liveShare of the limit, the limit becomes liveHeadroom times that,
-// the collector's own default (GOGC=100) for that heap.
+// grew faster than the pod (issue 42; scripts/bench-wide-pod.sh). So the limit follows what
+// the heap keeps: after each collection, when what it marked live is more than liveShare of the
+// limit, the limit becomes liveHeadroom times that, the collector's own default (GOGC=100) for
+// that heap.
 
 // liveShare and liveHeadroom: the limit rises when the live heap passes three quarters of it, to
 // twice the live heap.
