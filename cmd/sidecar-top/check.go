@@ -110,7 +110,7 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 	for i, src := range opts.asserts {
 		a, err := assert.Parse(src)
 		if err != nil {
-			return fmt.Errorf("--assert %q: %w", src, err)
+			return assertError(src, err)
 		}
 		list[i] = a
 	}
@@ -143,7 +143,7 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 	results := make([]checked, len(list))
 	for i, a := range list {
 		if err := a.Check(snap); err != nil {
-			return fmt.Errorf("--assert %q: %w", a, err)
+			return assertError(a.String(), err)
 		}
 		results[i] = checked{a, a.EvalPods(snap.Pods.Slice())}
 	}
