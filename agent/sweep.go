@@ -1,0 +1,98 @@
+package agent
+
+import (
+	"errors"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// sweep looks at the pods that changed since the last sweep: a pod seen final for the first
+// time is counted if this replica leads and the first list is in, else skipped for good. Then
+// it cuts the traces of pods open too long and sets the gauges.
+func (a *Agent) sweep() {
+	s := a.e.Snapshot()
+	counting := a.listed && a.Leader()
+	for _, pp := range s.Pods.ChangedSince(a.last.Pods) {
+		p := *pp
+		t := a.pods[p.UID]
+		if t == nil {
+			t = &podTrack{}
+			a.pods[p.UID] = t
+		}
+		if t.pod == p {
+			continue
+		}
+		t.pod = p
+		if t.done || !final(p) {
+			continue
+		}
+		t.done, t.doneAt = true, a.cfg.Now()
+		if counting {
+			a.count(p, t)
+		}
+	}
+	a.last = s
+	open := 0
+	now := a.cfg.Now()
+	for _, t := range a.pods {
+		if t.done {
+			continue
+		}
+		open++
+		if counting && a.cfg.Traces != nil && a.cfg.TraceAfter > 0 && !t.cut && now.Sub(t.pod.Created) >= a.cfg.TraceAfter {
+			t.cut = true
+			t.traceID = a.cfg.Traces.Send(t.pod)
+		}
+	}
+	a.m.PodsWatched.Set(float64(len(a.pods)))
+	a.m.PodsOpen.Set(float64(open))
+}
+
+// count observes a final pod: its gaps and their bounds' widths, the pod, its findings and its
+// containers' restarts; its trace is sent first, so that the observations carry its ID.
+func (a *Agent) count(p *timeline.Pod, t *podTrack) {
+	if a.cfg.Traces != nil {
+		if id := a.cfg.Traces.Send(p); id != "" {
+			t.traceID = id
+		}
+	}
+	kind, owner := a.owners.label(p.Namespace, p.Owner)
+	var exemplar prometheus.Labels
+	if t.traceID != "" {
+		exemplar = prometheus.Labels{"trace_id": t.traceID}
+	}
+	for _, g := range p.Gaps {
+		lv := []string{p.Namespace, kind, owner, roleOf(p, g.To), gapLabel(g.Name)}
+		observe(a.m.Gap.WithLabelValues(lv...), g.Span.Value.Seconds(), exemplar)
+		if g.Span.Bounded() {
+			observe(a.m.Uncertainty.WithLabelValues(lv...), (g.Span.Max - g.Span.Min).Seconds(), exemplar)
+		}
+	}
+	a.m.PodsFinal.WithLabelValues(p.Namespace, kind, owner).Inc()
+	for _, f := range p.Findings() {
+		a.m.Findings.WithLabelValues(p.Namespace, string(f.ID)).Inc()
+	}
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		if c.RestartCount > 0 {
+			a.m.Restarts.WithLabelValues(p.Namespace, string(c.Kind)).Add(float64(c.RestartCount))
+		}
+	}
+}
+
+// observe observes v, with the exemplar if there is one.
+func observe(o prometheus.Observer, v float64, exemplar prometheus.Labels) {
+	if eo, ok := o.(prometheus.ExemplarObserver); ok && exemplar != nil {
+		eo.ObserveWithExemplar(v, exemplar)
+		return
+	}
+	o.Observe(v)
+}
+
+// transient reports whether err says it is transient (a watch that retries on its own).
+func transient(err error) bool {
+	var t interface{ Transient() bool }
+	return errors.As(err, &t) && t.Transient()
+}
