@@ -38,6 +38,8 @@ func Preflight(ctx context.Context, client kubernetes.Interface, t Target, serve
 	switch t.Kind {
 	case TargetJob:
 		needs = append(needs, need{"batch", "jobs", "list"}, need{"batch", "jobs", "watch"})
+	case TargetCronJob:
+		needs = append(needs, need{"batch", "cronjobs", "get"}, need{"batch", "jobs", "list"}, need{"batch", "jobs", "watch"})
 	case TargetDeployment, TargetStateful, TargetDaemonSet, TargetReplicaSet:
 		needs = append(needs, need{"apps", workloadResource(t.Kind), "get"})
 	}

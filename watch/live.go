@@ -65,6 +65,7 @@ type Live struct {
 	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
 	pods   map[types.UID]bool
 	events *podEvents // the Events of the target's pods; nil for a pod target
+	cron   *cronJobJobs // a CronJob target's Jobs; nil for others
 
 	logs  *logFollowers // nil: logs are not read
 	nodes *nodeLogs     // nil: the kubelet's log is not read
@@ -119,6 +120,12 @@ func (l *Live) Start(ctx context.Context) error {
 			return err
 		}
 		l.selector = sel
+	case TargetCronJob:
+		c, err := resolveCronJob(ctx, l.client, t)
+		if err != nil {
+			return err
+		}
+		l.cron, l.selector = c, batchv1.JobNameLabel // every Job's pod; acceptPod keeps the CronJob's
 	}
 	if t.Kind == TargetScope { // a scope's outputs wait for what was there (Listed)
 		l.listing = map[string]bool{"pods": true, "events": true}
@@ -152,6 +159,12 @@ func (l *Live) Start(ctx context.Context) error {
 		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
 			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
 		go l.events.run(ctx)
+	}
+	if t.Kind == TargetCronJob {
+		jobs := l.client.BatchV1().Jobs(ns)
+		runs = append(runs, l.reflector("jobs", &batchv1.Job{}, "", "",
+			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return jobs.List(ctx, o) },
+			jobs.Watch, l.cron.acceptJob))
 	}
 	if t.Kind == TargetJob {
 		jobs := l.client.BatchV1().Jobs(ns)
@@ -224,7 +237,7 @@ func meta(obj any) metav1.Object {
 
 func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 	p, ok := obj.(*corev1.Pod)
-	if !ok || (l.target.Kind == TargetPod && p.Name != l.target.Name) {
+	if !ok || (l.target.Kind == TargetPod && p.Name != l.target.Name) || (l.cron != nil && !l.cron.owns(p)) {
 		return
 	}
 	l.mu.Lock()

@@ -19,6 +19,7 @@ const (
 	TargetStateful   TargetKind = "statefulset"
 	TargetDaemonSet  TargetKind = "daemonset"
 	TargetReplicaSet TargetKind = "replicaset"
+	TargetCronJob    TargetKind = "cronjob" // the pods of the CronJob's Jobs
 	TargetSelector   TargetKind = "selector"
 	// TargetScope is every pod of a namespace, or of the cluster when Namespace is empty,
 	// narrowed by Selector if one is given: the fleet table's scope.
@@ -128,8 +129,10 @@ func ParseTarget(args []string, selector, namespace string) (Target, error) {
 		t.Kind = TargetDaemonSet
 	case "rs", "replicaset", "replicasets", "replicaset.apps", "replicasets.apps":
 		t.Kind = TargetReplicaSet
+	case "cj", "cronjob", "cronjobs", "cronjob.batch", "cronjobs.batch":
+		t.Kind = TargetCronJob
 	default:
-		return t, fmt.Errorf("cannot watch %q: use pod/NAME, job/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME", kind)
+		return t, fmt.Errorf("cannot watch %q: use pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME", kind)
 	}
 	if name == "" {
 		return t, fmt.Errorf("%s/: the name is missing", kind)

@@ -113,6 +113,8 @@ func TestParseScope(t *testing.T) {
 		{[]string{"sts/db"}, "", false, Target{Kind: TargetStateful, Name: "db", Namespace: "ns"}, ""},
 		{[]string{"ds/agent"}, "", false, Target{Kind: TargetDaemonSet, Name: "agent", Namespace: "ns"}, ""},
 		{[]string{"replicaset.apps/web-5d9f"}, "", false, Target{Kind: TargetReplicaSet, Name: "web-5d9f", Namespace: "ns"}, ""},
+		{[]string{"cj/nightly"}, "", false, Target{Kind: TargetCronJob, Name: "nightly", Namespace: "ns"}, ""},
+		{[]string{"cronjobs.batch/nightly"}, "", false, Target{Kind: TargetCronJob, Name: "nightly", Namespace: "ns"}, ""},
 		{[]string{"pod/x"}, "", true, Target{}, "takes no target"},
 		{nil, "a in (", true, Target{}, "bad label selector"},
 	} {

@@ -77,9 +77,9 @@ are signalled and exit, with native sidecars (init containers with restartPolicy
 drawn as what they are: one lane per container, every milestone with its uncertainty, the
 gaps between them, and findings in words.
 
-TARGET is a pod name, pod/NAME, job/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME; or give
--l SELECTOR. The pod need not exist yet: start sidecar-top before kubectl apply to see its
-whole life. A pod named as a command (version, record, replay, demo, ...) is watched as
+TARGET is a pod name, pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or
+rs/NAME; or give -l SELECTOR. The pod need not exist yet: start sidecar-top before kubectl
+apply to see its whole life. A pod named as a command (version, record, replay, demo, ...) is watched as
 pod/NAME. With no TARGET, every pod of the namespace; with -A, of every namespace: a table of
 them all, one row per pod, from which enter opens a pod's lanes.`,
 		Example: `  sidecar-top -A
@@ -110,6 +110,7 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 	cmd.AddCommand(newCheckCommand(s))
 	cmd.AddCommand(newDiffCommand(s))
 	cmd.AddCommand(newExportCommand(s))
+	cmd.AddCommand(newAgentCommand(s))
 	return cmd
 }
 
