@@ -64,7 +64,7 @@ type Live struct {
 
 	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
 	pods   map[types.UID]bool
-	events *podEvents // the Events of the target's pods; nil for a pod target
+	events *podEvents   // the Events of the target's pods; nil for a pod target
 	cron   *cronJobJobs // a CronJob target's Jobs; nil for others
 
 	logs  *logFollowers // nil: logs are not read
