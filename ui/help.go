@@ -4,16 +4,64 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-// renderHelp is the `?` screen in h lines: every key by group, the legend, and how to read the
-// view, scrolled to the line the user chose when it does not fit.
-func renderHelp(f *frame, h int) []string {
+// helpScreen is the `?` screen: every key, the legend and how to read the view, scrolled when it
+// does not fit. It takes the keys that scroll it and esc; the root acts on the others, so the
+// lanes' keys still work under it.
+type helpScreen struct {
+	keys helpKeyMap
+	open bool
+	top  int // the first line shown, when the screen does not fit
+}
+
+// helpKeyMap are the help screen's keys.
+type helpKeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding // scroll a line or a page
+	Close                      key.Binding
+}
+
+func newHelpScreen(k KeyMap) helpScreen {
+	return helpScreen{keys: helpKeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown, Close: k.Cancel}}
+}
+
+// toggle shows the screen from its top, or hides it.
+func (s helpScreen) toggle() helpScreen {
+	s.open, s.top = !s.open, 0
+	return s
+}
+
+// Update scrolls the screen, page lines at a time for a page, within its lines (which it asks for
+// only when it scrolls), or closes it; it reports whether the key was one of its own.
+func (s helpScreen) Update(msg tea.KeyMsg, page int, lines func() int) (helpScreen, bool) {
+	k, d := s.keys, 0
+	switch {
+	case key.Matches(msg, k.Close):
+		s.open = false
+		return s, true
+	case key.Matches(msg, k.Up):
+		d = -1
+	case key.Matches(msg, k.Down):
+		d = 1
+	case key.Matches(msg, k.PageUp):
+		d = -max(page-1, 1)
+	case key.Matches(msg, k.PageDown):
+		d = max(page-1, 1)
+	default:
+		return s, false
+	}
+	s.top = min(max(s.top+d, 0), max(lines()-page, 0))
+	return s, true
+}
+
+// render is the screen in h lines, scrolled to the line the user chose when it does not fit.
+func (s helpScreen) render(f *frame, h int) []string {
 	if h <= 0 {
 		return nil
 	}
 	lines := helpLines(f)
-	top := min(max(f.view.helpTop, 0), max(len(lines)-h, 0))
+	top := min(max(s.top, 0), max(len(lines)-h, 0))
 	out := lines[top:min(top+h, len(lines))]
 	if top+h < len(lines) {
 		out = append(out[:h-1:h-1], " "+f.styled(sMuted, "… more below: ↓/pgdn, esc closes"))
@@ -119,4 +167,16 @@ func keyColumns(f *frame) []string {
 		cols = cols[n:]
 	}
 	return out
+}
+
+// helpPage is how many lines of the help screen the window shows: the body's height.
+func (m *Model) helpPage() int {
+	f := m.frameView()
+	return bodyHeight(&f, f.pod())
+}
+
+// helpLines is how many lines the whole help screen has at the window's width.
+func (m *Model) helpLines() int {
+	f := m.frameView()
+	return len(helpLines(&f))
 }

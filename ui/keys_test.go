@@ -80,15 +80,15 @@ func TestHelpScrolls(t *testing.T) {
 		t.Fatalf("the help (%d lines) fits in %d: nothing to scroll", total, h)
 	}
 	m = press(t, m, "pgdown", "pgdown", "pgdown", "down")
-	if m.view.helpTop != total-h {
-		t.Errorf("scrolled to %d, want the last page at %d", m.view.helpTop, total-h)
+	if m.helpScreen.top != total-h {
+		t.Errorf("scrolled to %d, want the last page at %d", m.helpScreen.top, total-h)
 	}
 	if v := m.View(); strings.Contains(v, "more below") || !strings.Contains(v, "ctrl+c always quits") {
 		t.Errorf("the last page of the help:\n%s", v)
 	}
 	m = press(t, m, "pgup", "pgup", "pgup", "up", "esc")
-	if m.view.helpTop != 0 || m.view.showHelp {
-		t.Errorf("after scrolling up and esc: top %d shown %v", m.view.helpTop, m.view.showHelp)
+	if m.helpScreen.top != 0 || m.helpScreen.open {
+		t.Errorf("after scrolling up and esc: top %d shown %v", m.helpScreen.top, m.helpScreen.open)
 	}
 }
 

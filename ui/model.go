@@ -100,7 +100,8 @@ type Model struct {
 	view          viewState
 	feedEnded     bool
 
-	fleet FleetTable // the fleet table, in a Config.Fleet view
+	fleet      FleetTable // the fleet table, in a Config.Fleet view
+	helpScreen helpScreen // the `?` screen
 
 	cache *viewCache // shared by the model's copies; memoization only
 	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
@@ -115,8 +116,6 @@ type viewState struct {
 	zoom      time.Duration
 	follow    bool
 	frozenEnd time.Time // the axis' right edge while not following
-	showHelp  bool
-	helpTop   int // the first line of the help shown, when it does not fit
 
 	focus    tableFocus  // the table PgUp/PgDn and search act on
 	evCursor int         // the Events table's cursor, an index in eventList; -1 follows the newest
@@ -151,6 +150,7 @@ func NewModel(cfg Config) Model {
 		keys = DefaultKeyMap()
 	}
 	m.keys = keys.forMode(cfg.Mode)
+	m.helpScreen = newHelpScreen(m.keys)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {

@@ -157,11 +157,11 @@ func TestMilestoneCursor(t *testing.T) {
 func TestHelpToggle(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
 	m = press(t, m, "?")
-	if !m.view.showHelp || !strings.Contains(m.View(), "zoom in") {
+	if !m.helpScreen.open || !strings.Contains(m.View(), "zoom in") {
 		t.Fatalf("? did not show the full help:\n%s", m.View())
 	}
 	golden(t, m.View())
-	if m = press(t, m, "?"); m.view.showHelp {
+	if m = press(t, m, "?"); m.helpScreen.open {
 		t.Error("? again did not hide the help")
 	}
 }

@@ -19,15 +19,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	switch {
-	case m.inTable() && !m.view.showHelp && !m.view.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
+	case m.inTable() && !m.helpScreen.open && !m.view.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
 		var cmd tea.Cmd
 		m.fleet, cmd = m.fleet.Update(msg)
 		return m, cmd
-	case m.view.inspector.open && !m.view.showHelp:
+	case m.view.inspector.open && !m.helpScreen.open:
 		m.inspectorKey(msg)
 		return m, nil
 	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.view.picker.open && !m.view.search.typing &&
-		m.view.search.query == "" && !m.view.showHelp && !m.view.summary.open:
+		m.view.search.query == "" && !m.helpScreen.open && !m.view.summary.open:
 		m.view.inPod = false // back to the table, at the same row
 		return m, nil
 	case m.view.picker.open:
@@ -36,14 +36,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case m.view.search.typing:
 		m.searchKey(msg)
 		return m, nil
-	case m.view.showHelp && m.helpKey(msg):
-		return m, nil
-	case m.view.summary.open && !m.view.showHelp && m.summaryKey(msg):
+	case m.helpScreen.open:
+		var done bool
+		if m.helpScreen, done = m.helpScreen.Update(msg, m.helpPage(), m.helpLines); done {
+			return m, nil
+		}
+	case m.view.summary.open && !m.helpScreen.open && m.summaryKey(msg):
 		return m, nil
 	}
 	switch {
 	case key.Matches(msg, k.Help):
-		m.view.showHelp, m.view.helpTop = !m.view.showHelp, 0
+		m.helpScreen = m.helpScreen.toggle()
 	case key.Matches(msg, k.Cancel):
 		m.view.search.query = ""
 	case key.Matches(msg, k.Pods):

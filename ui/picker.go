@@ -130,7 +130,7 @@ func (l *pickerList) at(uid string) int {
 
 // openPicker opens the picker with its cursor on the pod shown.
 func (m *Model) openPicker() {
-	m.view.showHelp = false
+	m.helpScreen.open = false
 	m.view.picker.open, m.view.picker.typing = true, false
 	m.view.picker.cursor = m.view.pod
 }

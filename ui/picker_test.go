@@ -240,11 +240,11 @@ func TestPickerMemo(t *testing.T) {
 // the picker says so.
 func TestPickerOverHelp(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
-	if m = press(t, m, "?", "P"); m.view.showHelp || !m.view.picker.open {
-		t.Errorf("? P: help %v picker %v, want the picker alone", m.view.showHelp, m.view.picker.open)
+	if m = press(t, m, "?", "P"); m.helpScreen.open || !m.view.picker.open {
+		t.Errorf("? P: help %v picker %v, want the picker alone", m.helpScreen.open, m.view.picker.open)
 	}
-	if m = press(t, m, "esc", "?", "/"); m.view.showHelp || !m.view.search.typing {
-		t.Errorf("? /: help %v typing %v, want the search alone", m.view.showHelp, m.view.search.typing)
+	if m = press(t, m, "esc", "?", "/"); m.helpScreen.open || !m.view.search.typing {
+		t.Errorf("? /: help %v typing %v, want the search alone", m.helpScreen.open, m.view.search.typing)
 	}
 	empty := liveModel(timeline.Snapshot{}, at(0), "", 80, 24, plainStyles())
 	if v := press(t, empty, "P", "down", "enter", "P").View(); !strings.Contains(v, "no pod yet") {

@@ -2,9 +2,6 @@ package ui
 
 import (
 	"time"
-
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
 )
 
 // panStep is how far one press pans a zoomed axis: a quarter of the span shown.
@@ -80,30 +77,4 @@ func pageCursor(c, n, size, d int) int {
 		return -1
 	}
 	return max(c, 0)
-}
-
-// helpKey scrolls the help when it does not fit, and esc closes it; it reports whether the key
-// was one of those.
-func (m *Model) helpKey(msg tea.KeyMsg) bool {
-	k := m.keys
-	f := m.frameView()
-	h := bodyHeight(&f, f.pod())
-	d := 0
-	switch {
-	case key.Matches(msg, k.Cancel):
-		m.view.showHelp = false
-		return true
-	case key.Matches(msg, k.Up):
-		d = -1
-	case key.Matches(msg, k.Down):
-		d = 1
-	case key.Matches(msg, k.PageUp):
-		d = -max(h-1, 1)
-	case key.Matches(msg, k.PageDown):
-		d = max(h-1, 1)
-	default:
-		return false
-	}
-	m.view.helpTop = min(max(m.view.helpTop+d, 0), max(len(helpLines(&f))-h, 0))
-	return true
 }

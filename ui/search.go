@@ -108,7 +108,7 @@ func (m *Model) tableCursor() *int {
 
 // startSearch starts typing a query for the table in focus.
 func (m *Model) startSearch() {
-	m.view.showHelp = false // the help would hide the table searched
+	m.helpScreen.open = false // the help would hide the table searched
 	s := &m.view.search
 	s.prevQuery, s.prevCursor = s.query, *m.tableCursor()
 	s.query, s.typing = "", true

@@ -25,7 +25,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		hints func() []key.Binding
 	)
 	switch s, pk := f.view.search, f.view.picker; {
-	case f.fleet != nil && !f.view.summary.open && !f.view.showHelp:
+	case f.fleet != nil && !f.view.summary.open && !f.helpScreen.open:
 		t := f.fleet
 		if t.typing {
 			lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
@@ -37,7 +37,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 			}
 			return append(t.KeyMap.ShortHelp(), k.Summary, k.Help, k.Quit)
 		}
-	case f.view.inspector.open && !f.view.showHelp:
+	case f.view.inspector.open && !f.helpScreen.open:
 		what = 10
 		hints = func() []key.Binding {
 			return []key.Binding{as(k.Accept, "close"), as(k.Next, "next milestone"), as(k.Prev, "previous milestone"), k.Help, k.Quit}
@@ -48,7 +48,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		}
 		what = 1 + boolUint8(pk.typing) + 2*boolUint8(pk.slowest)
 		hints = func() []key.Binding { return pickerHelp(k, pk.typing, pk.slowest) }
-	case f.view.summary.open && !f.view.showHelp:
+	case f.view.summary.open && !f.helpScreen.open:
 		what, hints = 7, func() []key.Binding { return summaryHelp(k) }
 	case s.typing:
 		lead, what = searchLead(f, memo, p), 5

@@ -63,7 +63,7 @@ func (st summaryState) podAt(g timeline.GapSummary) int {
 // openSummary shows the summary, or hides it.
 func (m *Model) openSummary() {
 	m.view.summary.open = !m.view.summary.open
-	m.view.showHelp = false
+	m.helpScreen.open = false
 }
 
 // summaryKey handles a key while the summary is shown, and reports whether it did. The help,

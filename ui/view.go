@@ -44,8 +44,8 @@ func render(f *frame, memo *navMemo) string {
 	switch {
 	case f.view.picker.open:
 		lines = append(lines, renderPicker(f, memo, h)...)
-	case f.view.showHelp:
-		lines = append(lines, renderHelp(f, h)...)
+	case f.helpScreen.open:
+		lines = append(lines, f.helpScreen.render(f, h)...)
 	case f.view.summary.open:
 		lines = append(lines, renderSummary(f, memo, h)...)
 	case f.fleet != nil:

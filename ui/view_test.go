@@ -83,7 +83,7 @@ func TestViewSizes(t *testing.T) {
 				for _, h := range sweep(1, 45, 4, MinHeight) {
 					m := resize(m, w, h)
 					checkFits(t, name, m.View(), w, h)
-					m.view.showHelp = true
+					m.helpScreen.open = true
 					checkFits(t, name, m.View(), w, h)
 				}
 			}
