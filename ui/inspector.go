@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
@@ -12,24 +14,68 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// inspectorState is the milestone inspector: enter on a row of the milestone table opens it on
-// that row (the newest while the cursor follows), enter or esc closes it.
-type inspectorState struct {
+// inspector is the milestone inspector: enter on a row of the milestone table opens it on
+// that row (the newest while the cursor follows), enter or esc closes it, and the milestone
+// cursor's keys inspect the next or previous row.
+type inspector struct {
+	keys inspectorKeyMap
 	open bool
 	row  int // the row inspected, an index in the pod's Rows
 }
 
-// openInspector opens the inspector on the cursor's row, when the pod has one.
-func (m *Model) openInspector() {
-	p := m.currentPod()
+// inspectorKeyMap are the inspector's keys.
+type inspectorKeyMap struct {
+	Close, Back      key.Binding // enter, esc
+	Next, Prev       key.Binding // the next or previous milestone, as in the table
+	NextRow, PrevRow key.Binding // the same with the lanes' ↓ and ↑
+	Help, Quit       key.Binding // for the status line
+}
+
+func newInspector(k KeyMap) inspector {
+	as := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
+	}
+	return inspector{keys: inspectorKeyMap{
+		Close: as(k.Accept, "close"), Back: k.Cancel,
+		Next: as(k.Next, "next milestone"), Prev: as(k.Prev, "previous milestone"), NextRow: k.Down, PrevRow: k.Up,
+		Help: k.Help, Quit: k.Quit,
+	}}
+}
+
+// ShortHelp is the status line's help while the inspector shows.
+func (k inspectorKeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Close, k.Next, k.Prev, k.Help, k.Quit}
+}
+
+// openOn opens the inspector on row cursor of p, or on its newest row when the cursor follows
+// them; it stays closed when p has no row.
+func (in inspector) openOn(p *timeline.Pod, cursor int) inspector {
 	if p == nil || len(p.Rows()) == 0 {
-		return
+		return in
 	}
-	row := m.view.cursor
-	if row < 0 || row >= len(p.Rows()) {
-		row = len(p.Rows()) - 1
+	if cursor < 0 || cursor >= len(p.Rows()) {
+		cursor = len(p.Rows()) - 1
 	}
-	m.view.inspector = inspectorState{open: true, row: row}
+	in.open, in.row = true, cursor
+	return in
+}
+
+// Update handles a key while the inspector is open on a row of p (which closes it when nil); it
+// reports whether the row changed, for the table's cursor to follow.
+func (in inspector) Update(msg tea.KeyMsg, p *timeline.Pod) (inspector, bool) {
+	k := in.keys
+	switch {
+	case key.Matches(msg, k.Close, k.Back), p == nil:
+		in.open = false
+	case key.Matches(msg, k.Next, k.NextRow):
+		in.row = min(in.row+1, len(p.Rows())-1)
+		return in, true
+	case key.Matches(msg, k.Prev, k.PrevRow):
+		in.row = max(in.row-1, 0)
+		return in, true
+	}
+	return in, false
 }
 
 // currentPod is the selected pod, or nil.
@@ -40,15 +86,15 @@ func (m *Model) currentPod() *timeline.Pod {
 	return nil
 }
 
-// renderInspector draws what is known of one milestone in h lines: what it is, its interval,
+// render draws what is known of one milestone in h lines: what it is, its interval,
 // why it came then (whole), what it rests on (each piece of evidence with its times), and the
 // named gaps that start or end at it.
-func renderInspector(f *frame, p *timeline.Pod, h int) []string {
+func (in inspector) render(f *frame, p *timeline.Pod, h int) []string {
 	rows := p.Rows()
 	if h <= 0 || len(rows) == 0 {
 		return nil
 	}
-	r := rows[min(max(f.view.inspector.row, 0), len(rows)-1)]
+	r := rows[min(max(in.row, 0), len(rows)-1)]
 	m := r.Milestone
 	pt, _ := f.cache.podTimes(p)
 	lane := "pod"

@@ -32,7 +32,7 @@ func TestInspector(t *testing.T) {
 		}
 	}
 	m = press(t, m, "enter")
-	if !m.view.inspector.open {
+	if !m.inspector.open {
 		t.Fatal("enter did not open the inspector")
 	}
 	view := m.View()
@@ -43,16 +43,16 @@ func TestInspector(t *testing.T) {
 			t.Errorf("the inspector lacks %q:\n%s", want, view)
 		}
 	}
-	if why := p.Rows()[m.view.inspector.row].Milestone.Why; why == "" || !strings.Contains(strings.Join(strings.Fields(view), " "), strings.Join(strings.Fields(why), " ")) {
+	if why := p.Rows()[m.inspector.row].Milestone.Why; why == "" || !strings.Contains(strings.Join(strings.Fields(view), " "), strings.Join(strings.Fields(why), " ")) {
 		t.Errorf("the inspector does not show the whole why %q:\n%s", why, view)
 	}
-	row := m.view.inspector.row
+	row := m.inspector.row
 	m = press(t, m, "n")
-	if m.view.inspector.row != row+1 || m.view.cursor != row+1 {
-		t.Errorf("n: inspecting row %d (cursor %d), want %d", m.view.inspector.row, m.view.cursor, row+1)
+	if m.inspector.row != row+1 || m.view.cursor != row+1 {
+		t.Errorf("n: inspecting row %d (cursor %d), want %d", m.inspector.row, m.view.cursor, row+1)
 	}
 	m = press(t, m, "enter")
-	if m.view.inspector.open || strings.Contains(m.View(), "evidence") {
+	if m.inspector.open || strings.Contains(m.View(), "evidence") {
 		t.Error("enter did not close the inspector")
 	}
 	small := resize(press(t, m, "enter"), 60, 12)

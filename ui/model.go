@@ -102,6 +102,7 @@ type Model struct {
 
 	fleet      FleetTable // the fleet table, in a Config.Fleet view
 	helpScreen helpScreen // the `?` screen
+	inspector  inspector  // the milestone inspector
 
 	cache *viewCache // shared by the model's copies; memoization only
 	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
@@ -123,8 +124,6 @@ type viewState struct {
 	picker   pickerState // the pod picker, when open
 	summary  summaryState
 	inPod    bool // a pod opened from the fleet table: esc goes back to it
-
-	inspector inspectorState // the milestone inspector, when open
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -150,7 +149,7 @@ func NewModel(cfg Config) Model {
 		keys = DefaultKeyMap()
 	}
 	m.keys = keys.forMode(cfg.Mode)
-	m.helpScreen = newHelpScreen(m.keys)
+	m.helpScreen, m.inspector = newHelpScreen(m.keys), newInspector(m.keys)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {

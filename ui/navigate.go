@@ -23,8 +23,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		var cmd tea.Cmd
 		m.fleet, cmd = m.fleet.Update(msg)
 		return m, cmd
-	case m.view.inspector.open && !m.helpScreen.open:
-		m.inspectorKey(msg)
+	case m.inspector.open && !m.helpScreen.open:
+		var moved bool
+		if m.inspector, moved = m.inspector.Update(msg, m.currentPod()); moved {
+			m.view.cursor = m.inspector.row
+		}
 		return m, nil
 	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.view.picker.open && !m.view.search.typing &&
 		m.view.search.query == "" && !m.helpScreen.open && !m.view.summary.open:
@@ -88,7 +91,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Events):
 		m.view.focus = 1 - m.view.focus
 	case key.Matches(msg, k.Accept) && m.view.focus == focusMilestones:
-		m.openInspector()
+		m.inspector = m.inspector.openOn(m.currentPod(), m.view.cursor)
 	case key.Matches(msg, k.Next):
 		if m.replaying() {
 			m.step(1)
@@ -123,23 +126,6 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
-}
-
-// inspectorKey handles a key while the inspector is open: enter or esc closes it, n and p (the
-// milestone cursor's keys) inspect the next or previous milestone.
-func (m *Model) inspectorKey(msg tea.KeyMsg) {
-	k, in := m.keys, &m.view.inspector
-	p := m.currentPod()
-	switch {
-	case key.Matches(msg, k.Accept), key.Matches(msg, k.Cancel), p == nil:
-		in.open = false
-	case key.Matches(msg, k.Next), key.Matches(msg, k.Down):
-		in.row = min(in.row+1, len(p.Rows())-1)
-		m.view.cursor = in.row
-	case key.Matches(msg, k.Prev), key.Matches(msg, k.Up):
-		in.row = max(in.row-1, 0)
-		m.view.cursor = in.row
-	}
 }
 
 // inTable reports whether the fleet table is what the view shows.

@@ -37,11 +37,8 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 			}
 			return append(t.KeyMap.ShortHelp(), k.Summary, k.Help, k.Quit)
 		}
-	case f.view.inspector.open && !f.helpScreen.open:
-		what = 10
-		hints = func() []key.Binding {
-			return []key.Binding{as(k.Accept, "close"), as(k.Next, "next milestone"), as(k.Prev, "previous milestone"), k.Help, k.Quit}
-		}
+	case f.inspector.open && !f.helpScreen.open:
+		what, hints = 10, f.inspector.keys.ShortHelp
 	case pk.open:
 		if pk.typing {
 			lead = "filter: " + present.Safe(pk.filter) + typingCaret(f)

@@ -52,8 +52,8 @@ func render(f *frame, memo *navMemo) string {
 		lines = append(lines, renderFleet(f, f.fleet, h)...)
 	case p == nil:
 		lines = append(lines, renderWaiting(f, h)...)
-	case f.view.inspector.open:
-		lines = append(lines, renderInspector(f, p, h)...)
+	case f.inspector.open:
+		lines = append(lines, f.inspector.render(f, p, h)...)
 	default:
 		lines = append(lines, renderBody(f, memo, p, h)...)
 	}
