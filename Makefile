@@ -5,7 +5,7 @@ GO ?= go
 BIN := bin/sidecar-top
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build demo test unit e2e cluster-up cluster-down truth fmt vet fuzz readme
+.PHONY: all build demo image test unit e2e cluster-up cluster-down truth fmt vet fuzz readme
 
 all: build
 
@@ -15,6 +15,17 @@ build:
 demo:
 	$(GO) run ./cmd/sidecar-top demo
 
+# The agent's container image as an OCI archive (docs/deploy.md), built without a Docker engine
+# by build/image (go-containerregistry, a module of its own): one layer with a static
+# sidecar-top, run as 65532. Every time in it is the last commit's, so two builds of the same
+# tree give the same digest. e2e/run.sh imports it into the cluster's containerd.
+IMAGE ?= ghcr.io/sidecar-top/sidecar-top:dev
+IMAGE_TAR ?= bin/sidecar-top-image.tar
+SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || echo 0)
+image:
+	$(GO) -C build/image run . -root $(CURDIR) -o $(abspath $(IMAGE_TAR)) -name $(IMAGE) \
+	  -version $(VERSION) -epoch $(SOURCE_DATE_EPOCH)
+
 # The whole suite: vet, unit tests with the race detector, then the end-to-end scenarios on a
 # real one-node cluster that e2e/run.sh brings up and always tears down.
 test: unit e2e
@@ -22,9 +33,11 @@ test: unit e2e
 unit: vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 	$(GO) test -race -count=1 ./...
+	$(GO) -C build/image test -count=1 ./...
 
 vet:
 	$(GO) vet ./...
+	$(GO) -C build/image vet ./...
 
 e2e:
 	e2e/run.sh
