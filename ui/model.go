@@ -120,7 +120,7 @@ type viewState struct {
 
 	focus    tableFocus  // the table PgUp/PgDn and search act on
 	evCursor int         // the Events table's cursor, an index in eventList; -1 follows the newest
-	search   searchState // the search of the table in focus
+	search   search      // the search of the table in focus
 	picker   pickerState // the pod picker, when open
 	summary  summaryState
 	inPod    bool // a pod opened from the fleet table: esc goes back to it
@@ -150,6 +150,7 @@ func NewModel(cfg Config) Model {
 	}
 	m.keys = keys.forMode(cfg.Mode)
 	m.helpScreen, m.inspector = newHelpScreen(m.keys), newInspector(m.keys)
+	m.view.search = newSearch(m.keys)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {

@@ -37,7 +37,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.pickerKey(msg)
 		return m, nil
 	case m.view.search.typing:
-		m.searchKey(msg)
+		m.view.search = m.view.search.Update(msg, m.tableCursor(), m.matchRows)
 		return m, nil
 	case m.helpScreen.open:
 		var done bool

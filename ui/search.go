@@ -21,15 +21,74 @@ const (
 	focusEvents
 )
 
-// searchState is the search of the table in focus: `/` starts typing a query, each key moves the
+// search is the search of the table in focus: `/` starts typing a query, each key moves the
 // cursor to the first row at or after where the search began that matches, enter keeps the
-// query (n and N then go from match to match) and esc goes back to where the search began.
-type searchState struct {
+// query (n and N then go from match to match) and esc goes back to where the search began. It
+// lives in the root's view state, not beside it: both tables mark the rows its query matches.
+type search struct {
+	keys   searchKeyMap
 	query  string // what a row must contain, every word of it in any case; empty: no search
 	typing bool   // the query is being typed
 	// What esc while typing goes back to.
 	prevQuery  string
 	prevCursor int
+}
+
+// searchKeyMap are the search's keys: while typing, and once the query is kept.
+type searchKeyMap struct {
+	Done, Cancel         key.Binding // end the typing and keep the query, or go back
+	NextMatch, PrevMatch key.Binding
+	End                  key.Binding // end the search kept (the root's esc)
+	Help, Quit           key.Binding // for the status line
+}
+
+func newSearch(k KeyMap) search {
+	as := func(b key.Binding, desc string) key.Binding {
+		b.SetHelp(b.Help().Key, desc)
+		return b
+	}
+	return search{keys: searchKeyMap{
+		Done: as(k.Accept, "done"), Cancel: as(k.Cancel, "cancel"), NextMatch: k.NextMatch, PrevMatch: k.PrevMatch,
+		End: as(k.Cancel, "end search"), Help: k.Help, Quit: k.Quit,
+	}}
+}
+
+// ShortHelp is the status line's help while the query is typed, or once it is kept.
+func (s search) ShortHelp() []key.Binding {
+	k := s.keys
+	if s.typing {
+		return []key.Binding{k.Done, k.Cancel}
+	}
+	return []key.Binding{k.NextMatch, k.PrevMatch, k.End, k.Help, k.Quit}
+}
+
+// start starts typing a query for a table whose cursor is at cursor.
+func (s search) start(cursor int) search {
+	s.prevQuery, s.prevCursor = s.query, cursor
+	s.query, s.typing = "", true
+	return s
+}
+
+// Update handles a key while the query is typed: cur is the cursor of the table searched, which
+// goes to the first match of the query as typed (rows gives a query's matches), or back to where
+// the search began.
+func (s search) Update(msg tea.KeyMsg, cur *int, rows func(query string) []int) search {
+	switch {
+	case key.Matches(msg, s.keys.Done):
+		s.typing = false
+	case key.Matches(msg, s.keys.Cancel), msg.Type == tea.KeyBackspace && s.query == "":
+		// Backspace past the start ends the search too, as in less.
+		s.query, s.typing = s.prevQuery, false
+		*cur = s.prevCursor
+	default:
+		q, ok := editQuery(s.query, msg)
+		if !ok {
+			return s
+		}
+		s.query = q
+		*cur = seekMatch(rows(q), s.prevCursor)
+	}
+	return s
 }
 
 // maxQuery is the longest query kept, in runes: a paste of a log line must not grow it for ever.
@@ -109,55 +168,25 @@ func (m *Model) tableCursor() *int {
 // startSearch starts typing a query for the table in focus.
 func (m *Model) startSearch() {
 	m.helpScreen.open = false // the help would hide the table searched
-	s := &m.view.search
-	s.prevQuery, s.prevCursor = s.query, *m.tableCursor()
-	s.query, s.typing = "", true
+	m.view.search = m.view.search.start(*m.tableCursor())
 }
 
-// searchKey handles a key while a query is typed.
-func (m *Model) searchKey(msg tea.KeyMsg) {
-	s := &m.view.search
-	switch {
-	case key.Matches(msg, m.keys.Accept):
-		s.typing = false
-	case key.Matches(msg, m.keys.Cancel):
-		s.query, s.typing = s.prevQuery, false
-		*m.tableCursor() = s.prevCursor
-	case msg.Type == tea.KeyBackspace && s.query == "":
-		s.query, s.typing = s.prevQuery, false // backspace past the start ends the search, as in less
-		*m.tableCursor() = s.prevCursor
-	default:
-		q, ok := editQuery(s.query, msg)
-		if !ok {
-			return
-		}
-		s.query = q
-		m.seekMatch()
-	}
-}
-
-// seekMatch moves the cursor to the first match at or after where the search began (wrapping
-// around), or back there when nothing matches.
-func (m *Model) seekMatch() {
-	s := &m.view.search
-	cur := m.tableCursor()
-	rows := m.matchRows()
+// seekMatch is the first of rows at or after from (wrapping around), or from when none matches.
+func seekMatch(rows []int, from int) int {
 	if len(rows) == 0 {
-		*cur = s.prevCursor
-		return
+		return from
 	}
-	from := max(s.prevCursor, 0)
-	i := sort.SearchInts(rows, from)
+	i := sort.SearchInts(rows, max(from, 0))
 	if i == len(rows) {
 		i = 0
 	}
-	*cur = rows[i]
+	return rows[i]
 }
 
 // jumpMatch moves the cursor to the next match after it (d > 0) or the one before, wrapping
 // around. From no cursor (the newest rows), n goes to the first match and N to the last.
 func (m *Model) jumpMatch(d int) {
-	rows := m.matchRows()
+	rows := m.matchRows(m.view.search.query)
 	if len(rows) == 0 {
 		return
 	}
@@ -182,14 +211,14 @@ func (m *Model) jumpMatch(d int) {
 	*cur = rows[i]
 }
 
-// matchRows are the rows of the table in focus that match the query, for the selected pod.
-func (m *Model) matchRows() []int {
+// matchRows are the rows of the table in focus that match query, for the selected pod.
+func (m *Model) matchRows(query string) []int {
 	f := m.frameView()
 	p := f.pod()
-	if p == nil || m.view.search.query == "" {
+	if p == nil || query == "" {
 		return nil
 	}
-	return m.navMemo().matches(m.view.focus, p, f.jobOf(p), m.view.search.query)
+	return m.navMemo().matches(m.view.focus, p, f.jobOf(p), query)
 }
 
 // navMemo is the model's memo, or a new one for a Model not made by NewModel.
@@ -200,10 +229,9 @@ func (m *Model) navMemo() *navMemo {
 	return m.memo
 }
 
-// searchLead is what the status line says of the search: the query, and where the cursor is
-// among the matches.
-func searchLead(f *frame, memo *navMemo, p *timeline.Pod) string {
-	s := f.view.search
+// lead is what the status line says of the search: the query, and where the cursor is among
+// the matches.
+func (s search) lead(f *frame, memo *navMemo, p *timeline.Pod) string {
 	text := "/" + present.Safe(s.query)
 	if s.typing {
 		text += typingCaret(f)

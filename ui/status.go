@@ -15,10 +15,6 @@ import (
 // messages and the short help.
 func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 	k := f.keys
-	as := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
 	var (
 		lead  string
 		what  uint8 // which hints, for the memo
@@ -48,13 +44,9 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 	case f.view.summary.open && !f.helpScreen.open:
 		what, hints = 7, func() []key.Binding { return summaryHelp(k) }
 	case s.typing:
-		lead, what = searchLead(f, memo, p), 5
-		hints = func() []key.Binding { return []key.Binding{as(k.Accept, "done"), as(k.Cancel, "cancel")} }
+		lead, what, hints = s.lead(f, memo, p), 5, s.ShortHelp
 	case s.query != "":
-		lead, what = searchLead(f, memo, p), 6
-		hints = func() []key.Binding {
-			return []key.Binding{k.NextMatch, k.PrevMatch, as(k.Cancel, "end search"), k.Help, k.Quit}
-		}
+		lead, what, hints = s.lead(f, memo, p), 6, s.ShortHelp
 	default:
 		return renderStatus(f)
 	}
