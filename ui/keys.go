@@ -119,3 +119,9 @@ func (k KeyMap) keyGroups() []keyGroup {
 		{"General", []key.Binding{k.Help, k.Quit}},
 	}
 }
+
+// withDesc is b with its help saying desc: a key as a sub-model uses it.
+func withDesc(b key.Binding, desc string) key.Binding {
+	b.SetHelp(b.Help().Key, desc)
+	return b
+}

@@ -103,6 +103,7 @@ type Model struct {
 	fleet      FleetTable // the fleet table, in a Config.Fleet view
 	helpScreen helpScreen // the `?` screen
 	inspector  inspector  // the milestone inspector
+	picker     picker     // the pod picker
 
 	cache *viewCache // shared by the model's copies; memoization only
 	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
@@ -118,10 +119,9 @@ type viewState struct {
 	follow    bool
 	frozenEnd time.Time // the axis' right edge while not following
 
-	focus    tableFocus  // the table PgUp/PgDn and search act on
-	evCursor int         // the Events table's cursor, an index in eventList; -1 follows the newest
-	search   search      // the search of the table in focus
-	picker   pickerState // the pod picker, when open
+	focus    tableFocus // the table PgUp/PgDn and search act on
+	evCursor int        // the Events table's cursor, an index in eventList; -1 follows the newest
+	search   search     // the search of the table in focus
 	summary  summaryState
 	inPod    bool // a pod opened from the fleet table: esc goes back to it
 }
@@ -150,7 +150,7 @@ func NewModel(cfg Config) Model {
 	}
 	m.keys = keys.forMode(cfg.Mode)
 	m.helpScreen, m.inspector = newHelpScreen(m.keys), newInspector(m.keys)
-	m.view.search = newSearch(m.keys)
+	m.view.search, m.picker = newSearch(m.keys), newPicker(m.keys)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {

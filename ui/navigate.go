@@ -14,7 +14,7 @@ import (
 // while a search or the picker's filter is typed, where it is a letter (esc ends the typing).
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.keys
-	typing := m.view.search.typing || (m.view.picker.open && m.view.picker.typing) || (m.inTable() && m.fleet.Typing())
+	typing := m.view.search.typing || (m.picker.open && m.picker.typing) || (m.inTable() && m.fleet.Typing())
 	if msg.Type == tea.KeyCtrlC || (key.Matches(msg, k.Quit) && !(typing && msg.Type == tea.KeyRunes)) {
 		return m, tea.Quit
 	}
@@ -29,12 +29,15 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.view.cursor = m.inspector.row
 		}
 		return m, nil
-	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.view.picker.open && !m.view.search.typing &&
+	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.picker.open && !m.view.search.typing &&
 		m.view.search.query == "" && !m.helpScreen.open && !m.view.summary.open:
 		m.view.inPod = false // back to the table, at the same row
 		return m, nil
-	case m.view.picker.open:
-		m.pickerKey(msg)
+	case m.picker.open:
+		var uid string
+		if m.picker, uid = m.picker.Update(msg, m.pickerList, m.pickerPage()); uid != "" {
+			m.selectPod(uid)
+		}
 		return m, nil
 	case m.view.search.typing:
 		m.view.search = m.view.search.Update(msg, m.tableCursor(), m.matchRows)
@@ -136,6 +139,16 @@ func (m *Model) openPod(uid string) {
 	m.view.pod, m.view.autoPod, m.view.inPod = uid, false, true
 	m.view.lane, m.view.cursor, m.view.evCursor = "", -1, -1
 	m.view.summary.open = false
+}
+
+// selectPod selects the pod with uid, if the snapshot has it, as movePod would.
+func (m *Model) selectPod(uid string) {
+	for i, p := range m.snap.Pods.Items() {
+		if p.UID == uid {
+			m.movePod(i - max(m.selectedPod(), 0))
+			return
+		}
+	}
 }
 
 // replaying reports whether the keys steer a replay.

@@ -10,9 +10,11 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// pickerState is the pod picker: every pod of the snapshot with its STATUS and slowest named
-// gap, filtered by the words typed after `/`, in the snapshot's order or slowest first.
-type pickerState struct {
+// picker is the pod picker: every pod of the snapshot with its STATUS and slowest named gap,
+// filtered by the words typed after `/`, in the snapshot's order or slowest first. Enter picks
+// the pod under the cursor, which the root then shows.
+type picker struct {
+	keys       pickerKeyMap
 	open       bool
 	filter     string // the words a pod's name, STATUS or node must hold; empty lists every pod
 	typing     bool   // the filter is being typed
@@ -128,54 +130,84 @@ func (l *pickerList) at(uid string) int {
 	return 0
 }
 
-// openPicker opens the picker with its cursor on the pod shown.
-func (m *Model) openPicker() {
-	m.helpScreen.open = false
-	m.view.picker.open, m.view.picker.typing = true, false
-	m.view.picker.cursor = m.view.pod
+// pickerKeyMap are the picker's keys.
+type pickerKeyMap struct {
+	Up, Down, PageUp, PageDown key.Binding // move the cursor; the arrows move it while typing too
+	Pick                       key.Binding // show the pod under the cursor
+	Cancel                     key.Binding // clear the filter, then close; while typing, the filter before
+	Close                      key.Binding // the key that opens the picker closes it
+	Filter, Order              key.Binding // type a filter; slowest gap first or as listed
+	Quit                       key.Binding // for the status line
 }
 
-// pickerKey handles a key while the picker is open.
-func (m *Model) pickerKey(msg tea.KeyMsg) {
-	k, pk := m.keys, &m.view.picker
-	if pk.typing {
+func newPicker(k KeyMap) picker {
+	return picker{keys: pickerKeyMap{
+		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		Pick: k.Accept, Cancel: k.Cancel, Close: k.Pods, Filter: k.Search, Order: k.Order, Quit: k.Quit,
+	}}
+}
+
+// ShortHelp is the status line's help: the keys said as the picker uses them.
+func (p picker) ShortHelp() []key.Binding {
+	k := p.keys
+	move := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
+	if p.typing {
+		return []key.Binding{withDesc(k.Pick, "pick"), withDesc(k.Cancel, "cancel"), move}
+	}
+	page := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page"))
+	order := withDesc(k.Order, "slowest first")
+	if p.slowest {
+		order = withDesc(k.Order, "as listed")
+	}
+	return []key.Binding{withDesc(k.Pick, "pick"), withDesc(k.Cancel, "close"), withDesc(k.Filter, "filter"), move, page, order, k.Quit}
+}
+
+// openOn opens the picker, not typing, with its cursor on the pod with uid.
+func (p picker) openOn(uid string) picker {
+	p.open, p.typing, p.cursor = true, false, uid
+	return p
+}
+
+// Update handles a key while the picker is open: lists gives the pods listed for a filter and
+// order, page is how many rows a page moves. It returns the UID of the pod picked, if one was.
+func (p picker) Update(msg tea.KeyMsg, lists func(filter string, slowest bool) *pickerList, page int) (picker, string) {
+	k := p.keys
+	if p.typing {
 		switch {
-		case key.Matches(msg, k.Accept):
-			m.pickPod()
+		case key.Matches(msg, k.Pick):
+			return p.pick(lists(p.filter, p.slowest))
 		case key.Matches(msg, k.Cancel):
-			pk.filter, pk.typing = pk.prevFilter, false
+			p.filter, p.typing = p.prevFilter, false
 		case msg.Type == tea.KeyUp, msg.Type == tea.KeyDown, msg.Type == tea.KeyPgUp, msg.Type == tea.KeyPgDown:
-			m.movePicker(msg) // letters are text while typing, arrows still move
+			p.move(msg, lists(p.filter, p.slowest), page) // letters are text while typing, arrows still move
 		default:
-			pk.filter, _ = editQuery(pk.filter, msg)
+			p.filter, _ = editQuery(p.filter, msg)
 		}
-		return
+		return p, ""
 	}
 	switch {
-	case key.Matches(msg, k.Accept):
-		m.pickPod()
-	case key.Matches(msg, k.Cancel) && pk.filter != "":
-		pk.filter = "" // esc clears the filter first, then closes
-	case key.Matches(msg, k.Cancel), key.Matches(msg, k.Pods):
-		pk.open = false
-	case key.Matches(msg, k.Search):
-		pk.prevFilter, pk.typing = pk.filter, true
+	case key.Matches(msg, k.Pick):
+		return p.pick(lists(p.filter, p.slowest))
+	case key.Matches(msg, k.Cancel) && p.filter != "":
+		p.filter = "" // esc clears the filter first, then closes
+	case key.Matches(msg, k.Cancel, k.Close):
+		p.open = false
+	case key.Matches(msg, k.Filter):
+		p.prevFilter, p.typing = p.filter, true
 	case key.Matches(msg, k.Order):
-		pk.slowest = !pk.slowest
+		p.slowest = !p.slowest
 	default:
-		m.movePicker(msg)
+		p.move(msg, lists(p.filter, p.slowest), page)
 	}
+	return p, ""
 }
 
-// movePicker moves the picker's cursor a row or a page.
-func (m *Model) movePicker(msg tea.KeyMsg) {
-	k := m.keys
-	l := m.currentPickerList()
+// move moves the cursor a row or a page of l.
+func (p *picker) move(msg tea.KeyMsg, l *pickerList, page int) {
 	if len(l.rows) == 0 {
 		return
 	}
-	page := max(pickerRows(m.height, m.selectedPod() >= 0)-1, 1)
-	d := 0
+	k, d := p.keys, 0
 	switch {
 	case key.Matches(msg, k.Up):
 		d = -1
@@ -188,30 +220,42 @@ func (m *Model) movePicker(msg tea.KeyMsg) {
 	default:
 		return
 	}
-	i := min(max(l.at(m.view.picker.cursor)+d, 0), len(l.rows)-1)
-	m.view.picker.cursor = l.rows[i].uid
+	i := min(max(l.at(p.cursor)+d, 0), len(l.rows)-1)
+	p.cursor = l.rows[i].uid
 }
 
-// pickPod shows the pod under the picker's cursor and closes the picker.
-func (m *Model) pickPod() {
-	l := m.currentPickerList()
-	m.view.picker.open, m.view.picker.typing = false, false
+// pick closes the picker and returns the UID under its cursor in l, "" when l lists none.
+func (p picker) pick(l *pickerList) (picker, string) {
+	p.open, p.typing = false, false
 	if len(l.rows) == 0 {
-		return
+		return p, ""
 	}
-	uid := l.rows[l.at(m.view.picker.cursor)].uid
-	for i, p := range m.snap.Pods.Items() {
-		if p.UID == uid {
-			m.movePod(i - max(m.selectedPod(), 0))
-			return
-		}
-	}
+	return p, l.rows[l.at(p.cursor)].uid
 }
 
-// currentPickerList is the picker's list for the model's snapshot, filter and order.
-func (m *Model) currentPickerList() *pickerList {
-	pk := m.view.picker
-	return m.navMemo().pickerList(m.snap.Pods, pk.filter, pk.slowest)
+// status is what the status line says while the picker is open: the filter being typed, and
+// which of the picker's helps (for the memo) with the help itself.
+func (p picker) status(f *frame) (lead string, what uint8, hints func() []key.Binding) {
+	if p.typing {
+		lead = "filter: " + present.Safe(p.filter) + typingCaret(f)
+	}
+	return lead, 1 + boolUint8(p.typing) + 2*boolUint8(p.slowest), p.ShortHelp
+}
+
+// openPicker opens the picker with its cursor on the pod shown.
+func (m *Model) openPicker() {
+	m.helpScreen.open = false
+	m.picker = m.picker.openOn(m.view.pod)
+}
+
+// pickerList is the picker's list for the model's snapshot, a filter and an order.
+func (m *Model) pickerList(filter string, slowest bool) *pickerList {
+	return m.navMemo().pickerList(m.snap.Pods, filter, slowest)
+}
+
+// pickerPage is how many rows a page of the picker moves: the rows it shows but one.
+func (m *Model) pickerPage() int {
+	return max(pickerRows(m.height, m.selectedPod() >= 0)-1, 1)
 }
 
 // pickerRows is how many pods the picker lists in a window height rows tall: the header, the

@@ -21,7 +21,7 @@ func jobSnapshot(n int) (timeline.Snapshot, time.Time) {
 
 // pickerNames are the names of the pods m's picker lists, in order.
 func pickerNames(m Model) []string {
-	l := m.currentPickerList()
+	l := m.pickerList(m.picker.filter, m.picker.slowest)
 	var out []string
 	for _, in := range l.rows {
 		out = append(out, in.name)
@@ -32,51 +32,51 @@ func pickerNames(m Model) []string {
 func TestPickerKeys(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
 	m = press(t, m, "P")
-	if !m.view.picker.open || m.view.picker.cursor != "uid-x7k2p" {
-		t.Fatalf("P: open %v cursor %q, want open on the pod shown", m.view.picker.open, m.view.picker.cursor)
+	if !m.picker.open || m.picker.cursor != "uid-x7k2p" {
+		t.Fatalf("P: open %v cursor %q, want open on the pod shown", m.picker.open, m.picker.cursor)
 	}
 	if diff := cmp.Diff(pickerNames(m), []string{"sc-b1-x7k2p", "sc-a"}); diff != "" {
 		t.Errorf("listed (-got +want):\n%s", diff)
 	}
 	// Keys that mean something else outside the picker move in it, or do nothing.
 	m = press(t, m, "j", "n", "tab", "+")
-	if m.view.picker.cursor != "uid-sc-a" || m.view.pod != "uid-x7k2p" || m.view.zoom != 0 {
+	if m.picker.cursor != "uid-sc-a" || m.view.pod != "uid-x7k2p" || m.view.zoom != 0 {
 		t.Errorf("after j n tab +: cursor %q pod %q zoom %v, want the cursor on sc-a and nothing else changed",
-			m.view.picker.cursor, m.view.pod, m.view.zoom)
+			m.picker.cursor, m.view.pod, m.view.zoom)
 	}
 	m = press(t, m, "esc")
-	if m.view.picker.open || m.view.pod != "uid-x7k2p" {
-		t.Errorf("esc: open %v pod %q, want closed and the pod kept", m.view.picker.open, m.view.pod)
+	if m.picker.open || m.view.pod != "uid-x7k2p" {
+		t.Errorf("esc: open %v pod %q, want closed and the pod kept", m.picker.open, m.view.pod)
 	}
 	// Filter by typing: q and j are letters there; esc goes back to the filter before.
 	m = press(t, m, "P", "/", "s", "c", "-", "a")
-	if got := pickerNames(m); !m.view.picker.typing || m.view.picker.filter != "sc-a" || !cmp.Equal(got, []string{"sc-a"}) {
-		t.Errorf("typing sc-a: typing %v filter %q listed %v", m.view.picker.typing, m.view.picker.filter, got)
+	if got := pickerNames(m); !m.picker.typing || m.picker.filter != "sc-a" || !cmp.Equal(got, []string{"sc-a"}) {
+		t.Errorf("typing sc-a: typing %v filter %q listed %v", m.picker.typing, m.picker.filter, got)
 	}
 	m = press(t, m, "q", "j", "esc")
-	if m.view.picker.typing || m.view.picker.filter != "" {
-		t.Errorf("esc while typing: typing %v filter %q, want the filter before (empty)", m.view.picker.typing, m.view.picker.filter)
+	if m.picker.typing || m.picker.filter != "" {
+		t.Errorf("esc while typing: typing %v filter %q, want the filter before (empty)", m.picker.typing, m.picker.filter)
 	}
 	// Enter picks the pod under the cursor, which the filter put on the only pod listed.
 	m = press(t, m, "/", "R", "U", "N", "backspace", "N", "enter")
-	if m.view.picker.open || m.view.pod != "uid-sc-a" || m.view.autoPod {
-		t.Errorf("enter: open %v pod %q autoPod %v, want closed on sc-a, picked", m.view.picker.open, m.view.pod, m.view.autoPod)
+	if m.picker.open || m.view.pod != "uid-sc-a" || m.view.autoPod {
+		t.Errorf("enter: open %v pod %q autoPod %v, want closed on sc-a, picked", m.picker.open, m.view.pod, m.view.autoPod)
 	}
 	// The filter stays for the next time; o orders by the slowest gap; P closes.
 	m = press(t, m, "P")
-	if m.view.picker.filter != "RUN" {
-		t.Errorf("filter on reopening = %q, want RUN kept", m.view.picker.filter)
+	if m.picker.filter != "RUN" {
+		t.Errorf("filter on reopening = %q, want RUN kept", m.picker.filter)
 	}
 	m = press(t, m, "/", "backspace", "backspace", "backspace", "enter")
-	if m.view.picker.open || m.view.pod != "uid-sc-a" {
-		t.Fatalf("enter with no filter: open %v pod %q, want closed on the pod under the cursor", m.view.picker.open, m.view.pod)
+	if m.picker.open || m.view.pod != "uid-sc-a" {
+		t.Fatalf("enter with no filter: open %v pod %q, want closed on the pod under the cursor", m.picker.open, m.view.pod)
 	}
 	m = press(t, m, "P", "o")
-	if diff := cmp.Diff(pickerNames(m), []string{"sc-b1-x7k2p", "sc-a"}); diff != "" || !m.view.picker.slowest {
+	if diff := cmp.Diff(pickerNames(m), []string{"sc-b1-x7k2p", "sc-a"}); diff != "" || !m.picker.slowest {
 		t.Errorf("slowest first (sc-a has no gap, so it goes last) (-got +want):\n%s", diff)
 	}
 	m = press(t, m, "P")
-	if m.view.picker.open {
+	if m.picker.open {
 		t.Error("P did not close the picker")
 	}
 }
@@ -87,8 +87,8 @@ func TestPickerPages(t *testing.T) {
 	page := pickerRows(24, true) - 1
 	m = press(t, m, "P", "pgdown", "pgdown", "down", "pgup")
 	want := s.Pods.At(page + 1).UID
-	if m.view.picker.cursor != want {
-		t.Errorf("cursor after pgdn pgdn ↓ pgup = %q, want %q (a page is %d rows)", m.view.picker.cursor, want, page)
+	if m.picker.cursor != want {
+		t.Errorf("cursor after pgdn pgdn ↓ pgup = %q, want %q (a page is %d rows)", m.picker.cursor, want, page)
 	}
 	m = press(t, m, "/", "0", "0", "9", "9", "enter")
 	if m.view.pod != "uid-batch-0099" {
@@ -96,10 +96,10 @@ func TestPickerPages(t *testing.T) {
 	}
 	// Up past the first and down past the last stay there.
 	m = press(t, m, "P", "esc", "pgup", "pgup", "pgup", "pgup", "pgup", "pgup", "up")
-	if !m.view.picker.open || m.view.picker.filter != "" {
-		t.Fatalf("esc with a filter: open %v filter %q, want the filter cleared and the picker open", m.view.picker.open, m.view.picker.filter)
+	if !m.picker.open || m.picker.filter != "" {
+		t.Fatalf("esc with a filter: open %v filter %q, want the filter cleared and the picker open", m.picker.open, m.picker.filter)
 	}
-	if got := m.view.picker.cursor; got != s.Pods.At(0).UID {
+	if got := m.picker.cursor; got != s.Pods.At(0).UID {
 		t.Errorf("cursor after paging up past the top = %q, want the first pod", got)
 	}
 }
@@ -138,8 +138,8 @@ func TestQuitEverywhere(t *testing.T) {
 				t.Errorf("%s after %v: quits %v, want %v", tc.key, tc.before, quits, tc.quits)
 			}
 			if !tc.quits {
-				if v := next.(Model).view; v.search.query != "q" && v.picker.filter != "q" {
-					t.Errorf("q was not typed: query %q filter %q", v.search.query, v.picker.filter)
+				if n := next.(Model); n.view.search.query != "q" && n.picker.filter != "q" {
+					t.Errorf("q was not typed: query %q filter %q", n.view.search.query, n.picker.filter)
 				}
 			}
 		})
@@ -240,8 +240,8 @@ func TestPickerMemo(t *testing.T) {
 // the picker says so.
 func TestPickerOverHelp(t *testing.T) {
 	m := liveModel(fixture(), at(42), "uid-x7k2p", 80, 24, plainStyles())
-	if m = press(t, m, "?", "P"); m.helpScreen.open || !m.view.picker.open {
-		t.Errorf("? P: help %v picker %v, want the picker alone", m.helpScreen.open, m.view.picker.open)
+	if m = press(t, m, "?", "P"); m.helpScreen.open || !m.picker.open {
+		t.Errorf("? P: help %v picker %v, want the picker alone", m.helpScreen.open, m.picker.open)
 	}
 	if m = press(t, m, "esc", "?", "/"); m.helpScreen.open || !m.view.search.typing {
 		t.Errorf("? /: help %v typing %v, want the search alone", m.helpScreen.open, m.view.search.typing)

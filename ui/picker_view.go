@@ -4,19 +4,16 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-
 	"github.com/sidecar-top/sidecar-top/present"
 )
 
-// renderPicker draws the pod picker in h lines: a title with the filter and the count, the
+// render draws the pod picker in h lines: a title with the filter and the count, the
 // column headings, and the pods around the cursor. Only the rows shown are drawn; the list and
 // its column widths come from the memo, made once per snapshot and filter.
-func renderPicker(f *frame, memo *navMemo, h int) []string {
+func (pk picker) render(f *frame, memo *navMemo, h int) []string {
 	if h <= 0 {
 		return nil
 	}
-	pk := f.view.picker
 	l := memo.pickerList(f.snap.Pods, pk.filter, pk.slowest)
 	cur := l.at(pk.cursor)
 	rows := max(h-2, 0)
@@ -110,22 +107,4 @@ func joinRight(left, right string, width int) string {
 		return truncate(left, width)
 	}
 	return pad(truncate(left, room), width-cellWidth(right)) + right
-}
-
-// pickerHelp are the keys the picker's status line offers, said as the picker uses them.
-func pickerHelp(k KeyMap, typing, slowest bool) []key.Binding {
-	as := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
-	move := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "move"))
-	if typing {
-		return []key.Binding{as(k.Accept, "pick"), as(k.Cancel, "cancel"), move}
-	}
-	page := key.NewBinding(key.WithKeys("pgup", "pgdown"), key.WithHelp("pgup/pgdn", "page"))
-	order := as(k.Order, "slowest first")
-	if slowest {
-		order = as(k.Order, "as listed")
-	}
-	return []key.Binding{as(k.Accept, "pick"), as(k.Cancel, "close"), as(k.Search, "filter"), move, page, order, k.Quit}
 }

@@ -20,7 +20,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		what  uint8 // which hints, for the memo
 		hints func() []key.Binding
 	)
-	switch s, pk := f.view.search, f.view.picker; {
+	switch s := f.view.search; {
 	case f.fleet != nil && !f.view.summary.open && !f.helpScreen.open:
 		t := f.fleet
 		if t.typing {
@@ -35,12 +35,8 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		}
 	case f.inspector.open && !f.helpScreen.open:
 		what, hints = 10, f.inspector.keys.ShortHelp
-	case pk.open:
-		if pk.typing {
-			lead = "filter: " + present.Safe(pk.filter) + typingCaret(f)
-		}
-		what = 1 + boolUint8(pk.typing) + 2*boolUint8(pk.slowest)
-		hints = func() []key.Binding { return pickerHelp(k, pk.typing, pk.slowest) }
+	case f.picker.open:
+		lead, what, hints = f.picker.status(f)
 	case f.view.summary.open && !f.helpScreen.open:
 		what, hints = 7, func() []key.Binding { return summaryHelp(k) }
 	case s.typing:

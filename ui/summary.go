@@ -106,12 +106,7 @@ func (m *Model) summaryKey(msg tea.KeyMsg) bool {
 // showPod closes the summary and shows the pod with uid, if the snapshot has it.
 func (m *Model) showPod(uid string) {
 	m.view.summary.open = false
-	for i, p := range m.snap.Pods.Items() {
-		if p.UID == uid {
-			m.movePod(i - max(m.selectedPod(), 0))
-			return
-		}
-	}
+	m.selectPod(uid)
 }
 
 // summaryPodRows is how many of a gap's pods the summary lists in a window height rows tall,

@@ -71,8 +71,8 @@ func TestSummaryKeys(t *testing.T) {
 		t.Errorf("S ← ↑ S: %+v; want closed on the first gap", m.view.summary)
 	}
 	m = press(t, m, "S", "P")
-	if m.view.summary.open || !m.view.picker.open {
-		t.Errorf("P in the summary: summary open %v, picker open %v; want the picker", m.view.summary.open, m.view.picker.open)
+	if m.view.summary.open || !m.picker.open {
+		t.Errorf("P in the summary: summary open %v, picker open %v; want the picker", m.view.summary.open, m.picker.open)
 	}
 }
 

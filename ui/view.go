@@ -42,8 +42,8 @@ func render(f *frame, memo *navMemo) string {
 	lines := renderHeader(f, p)
 	h := f.height - len(lines) - 1
 	switch {
-	case f.view.picker.open:
-		lines = append(lines, renderPicker(f, memo, h)...)
+	case f.picker.open:
+		lines = append(lines, f.picker.render(f, memo, h)...)
 	case f.helpScreen.open:
 		lines = append(lines, f.helpScreen.render(f, h)...)
 	case f.view.summary.open:
