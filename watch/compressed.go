@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync/atomic"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -18,40 +19,45 @@ var (
 )
 
 // decompressed is br's content, decompressed when it starts as gzip or zstd does (people attach
-// recordings as x.jsonl.gz or .zst), as it is otherwise; close ends the decompressor. The format
-// is told by the content, not the name: a file renamed, or standard input, reads the same.
-func decompressed(br *bufio.Reader, name string) (r *bufio.Reader, close func(), err error) {
+// recordings as x.jsonl.gz or .zst, and record -o x.jsonl.gz writes one), as it is otherwise;
+// close ends the decompressor, and cut reports whether the compressed stream ended before its
+// end. The format is told by the content, not the name: a file renamed, or standard input,
+// reads the same.
+func decompressed(br *bufio.Reader, name string) (r *bufio.Reader, close func(), cut *atomic.Bool, err error) {
+	cut = new(atomic.Bool)
 	head, _ := br.Peek(len(zstdMagic))
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		z, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: a gzip file, but not a readable one: %w", name, err)
+			return nil, nil, nil, fmt.Errorf("%s: a gzip file, but not a readable one: %w", name, err)
 		}
-		return bufio.NewReaderSize(cutShort{z, name, "gzip"}, batchBytes), func() { z.Close() }, nil
+		return bufio.NewReaderSize(cutShort{z, cut}, batchBytes), func() { z.Close() }, cut, nil
 	case bytes.HasPrefix(head, zstdMagic):
 		// One goroutine and a bounded window: a hostile frame header may not make it allocate
 		// what it likes.
 		z, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(64<<20))
 		if err != nil {
-			return nil, nil, fmt.Errorf("%s: a zstd file, but not a readable one: %w", name, err)
+			return nil, nil, nil, fmt.Errorf("%s: a zstd file, but not a readable one: %w", name, err)
 		}
-		return bufio.NewReaderSize(cutShort{z, name, "zstd"}, batchBytes), z.Close, nil
+		return bufio.NewReaderSize(cutShort{z, cut}, batchBytes), z.Close, cut, nil
 	}
-	return br, func() {}, nil
+	return br, func() {}, cut, nil
 }
 
-// cutShort reads a decompressor, saying in words when its stream ends before its end: a file
-// cut short (a recorder compressing as it wrote, stopped mid-write).
+// cutShort reads a decompressor whose stream may end before its end: a file cut short (a
+// recorder compressing as it wrote, killed; it flushes after every line, so what came before
+// is whole). Like a plain file's partial last line, that ends the input, and cut says so.
 type cutShort struct {
-	r            io.Reader
-	name, format string
+	r   io.Reader
+	cut *atomic.Bool
 }
 
 func (c cutShort) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		err = fmt.Errorf("%s: the %s file ends early: it was cut short", c.name, c.format)
+		c.cut.Store(true)
+		err = io.EOF
 	}
 	return n, err
 }

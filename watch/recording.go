@@ -10,6 +10,7 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	jsonv2 "github.com/go-json-experiment/json"
@@ -108,8 +109,9 @@ type Reader struct {
 	pending   *batch       // taken from the pipeline, maybe still being decoded
 	cur       *batch       // decoded, being handed out from pos
 	pos       int
-	err       error  // io.EOF, the first error, or errClosed: every later call returns it
-	closeZ    func() // ends the decompressor of a compressed recording
+	err       error        // io.EOF, the first error, or errClosed: every later call returns it
+	closeZ    func()       // ends the decompressor of a compressed recording
+	zCut      *atomic.Bool // the compressed stream ended before its end
 
 	// Truncated is set when the file ended in a partial line (a recorder killed mid-write);
 	// that line is ignored. It is known once Next has returned io.EOF.
@@ -134,14 +136,14 @@ func NewReader(r io.Reader, name string) (*Reader, error) {
 }
 
 func newReader(r io.Reader, name string, workers, maxLine int) (*Reader, error) {
-	br, closeZ, err := decompressed(bufio.NewReaderSize(r, batchBytes), name)
+	br, closeZ, zCut, err := decompressed(bufio.NewReaderSize(r, batchBytes), name)
 	if err != nil {
 		return nil, err
 	}
 	if p, _ := br.Peek(len(bom)); bytes.Equal(p, bom) {
 		_, _ = br.Discard(len(bom))
 	}
-	rd := &Reader{name: name, lines: &lineReader{r: br, name: name, max: maxLine}, workers: workers, closeZ: closeZ}
+	rd := &Reader{name: name, lines: &lineReader{r: br, name: name, max: maxLine}, workers: workers, closeZ: closeZ, zCut: zCut}
 	first := newBatch()
 	b, whole, err := rd.lines.next(first.buf)
 	switch {
@@ -335,7 +337,7 @@ func (rd *Reader) next(ctx context.Context) (decoded, error) {
 			case b.readErr != nil:
 				rd.finish(b.readErr)
 			case b.end:
-				rd.Truncated = b.cut
+				rd.Truncated = b.cut || rd.zCut.Load()
 				rd.finish(io.EOF)
 			}
 			b.release()

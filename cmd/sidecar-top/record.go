@@ -32,7 +32,8 @@ type recordOptions struct {
 
 	// Set by open and start.
 	w        io.Writer
-	file     *os.File // nil when writing to standard output
+	file     *os.File   // nil when writing to standard output
+	z        compressor // the file's gzip or zstd stream (-o NAME.gz, NAME.zst); nil for a plain one
 	recorder *watch.Recorder
 	logs     *logPlan // what the recording holds of the logs, for its header
 
@@ -140,7 +141,30 @@ func (r *recordOptions) open(stdout io.Writer, inputs inputFiles) error {
 		return fmt.Errorf("cannot create the recording: %w", err)
 	}
 	r.w, r.file = f, f
+	if r.z, err = compressorFor(r.path, f); err != nil {
+		f.Close()
+		os.Remove(r.path)
+		return fmt.Errorf("cannot create the recording: %w", err)
+	}
+	if r.z != nil {
+		r.w = flushEach{r.z}
+	}
 	return nil
+}
+
+// closeFile ends the compressed stream, if any, and closes the file.
+func (r *recordOptions) closeFile() error {
+	var zerr error
+	if r.z != nil {
+		zerr = r.z.Close()
+		r.z = nil
+	}
+	err := r.file.Close()
+	r.file = nil
+	if zerr != nil {
+		return zerr
+	}
+	return err
 }
 
 // start writes the recording's header, once connected.
@@ -164,20 +188,17 @@ func (r *recordOptions) abandon(items int) {
 	if r.file == nil {
 		return
 	}
-	r.file.Close()
+	r.closeFile()
 	if items == 0 {
 		os.Remove(r.path)
 	}
-	r.file = nil
 }
 
 // finish closes the recording, says what was written, prints JSON if asked, and turns an
 // unmet --until at --timeout into exit status 2.
 func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result) error {
 	if r.file != nil {
-		err := r.file.Close()
-		r.file = nil
-		if err != nil {
+		if err := r.closeFile(); err != nil {
 			return fmt.Errorf("close %s: %w", r.path, err)
 		}
 	}
