@@ -15,12 +15,16 @@
 # apiserver however the script ends (but SIGKILL). It prints what it did, with times, on stderr.
 
 # start_apiserver: starts kube-apiserver (start_bg: its own session, log, PID file) and waits up
-# to $T_APISERVER seconds (default 90) for /readyz.
+# to $T_APISERVER seconds (default 90) for /readyz. It listens on every address (clients on this
+# machine use 127.0.0.1) and advertises the node's address $NODE_IP: its lease-based endpoint
+# reconciler makes that the `kubernetes` Service's endpoint, which kube-proxy (kube-proxy.sh)
+# sends the Service's ClusterIP to, so that pods reach it by their in-cluster config, as on a real
+# cluster. $NODE_IP is on lo (ensure_node_ip), so it is reachable from this machine and its pods
+# only.
 start_apiserver() {
   start_bg kube-apiserver "$E2E_BIN/kube-apiserver" \
     --etcd-servers "http://127.0.0.1:$ETCD_CLIENT_PORT" \
-    --bind-address 127.0.0.1 --advertise-address 127.0.0.1 --secure-port "$APISERVER_PORT" \
-    --endpoint-reconciler-type none \
+    --bind-address 0.0.0.0 --advertise-address "$NODE_IP" --secure-port "$APISERVER_PORT" \
     --service-cluster-ip-range "$SERVICE_CIDR" \
     --tls-cert-file "$E2E_PKI/apiserver.crt" --tls-private-key-file "$E2E_PKI/apiserver.key" \
     --client-ca-file "$E2E_PKI/ca.crt" \

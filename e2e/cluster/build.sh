@@ -14,7 +14,7 @@ for pkg in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
 done
 
 cd "$here/tools"
-for cmd in kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl; do
+for cmd in kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl kube-proxy; do
   echo "build: $cmd" >&2
   CGO_ENABLED=0 go build -trimpath -ldflags "-s -w $ldflags" -o "$E2E_BIN/$cmd" "k8s.io/kubernetes/cmd/$cmd"
 done

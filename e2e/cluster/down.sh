@@ -6,8 +6,8 @@
 #              in the kubepods cgroups (the containers)
 #   mounts     all live in the private mount namespace, which is freed with its last process
 #   cgroups    /sys/fs/cgroup/*/kubepods* (made by the kubelet and runc)
-#   network    the CNI bridge and its veths; iptables rules of the CNI network, if any; the
-#              node's address on lo
+#   network    the CNI bridge and its veths; kube-proxy's iptables rules (kube-proxy --cleanup)
+#              and those of the CNI network, if any; the node's address on lo
 # --purge also deletes $E2E_STATE (etcd data, certs, kubeconfigs, logs); built binaries stay.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -121,6 +121,7 @@ remove_network() {
     ip addr del "$NODE_IP/32" dev lo 2>/dev/null || true
   fi
   remove_iptables
+  "$here/kube-proxy.sh" cleanup
 }
 
 # remove_iptables: with ipMasq false the bridge plugin adds no rule; if it ever did (ipMasq true),
@@ -151,6 +152,7 @@ main() {
   local pids
   lock_cluster
   # The node first, so that nothing restarts containers while they are being killed.
+  stop kube-proxy 10
   stop kubelet 15
   kill_containers
   stop containerd 10

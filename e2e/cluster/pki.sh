@@ -99,9 +99,12 @@ sign admin "/O=system:masters/CN=admin" "$client_ext"
 sign kube-controller-manager "/CN=system:kube-controller-manager" "$client_ext"
 sign kube-scheduler "/CN=system:kube-scheduler" "$client_ext"
 sign kubelet "/O=system:nodes/CN=system:node:$NODE_NAME" "$client_ext"
+# kube-proxy's user, which the default ClusterRoleBinding system:node-proxier binds.
+sign kube-proxy "/CN=system:kube-proxy" "$client_ext"
 sign apiserver-kubelet-client "/O=system:masters/CN=kube-apiserver-kubelet-client" "$client_ext"
 
 kubeconfig "$KUBECONFIG_ADMIN" admin admin
 kubeconfig "$E2E_STATE/kube-controller-manager.kubeconfig" system:kube-controller-manager kube-controller-manager
 kubeconfig "$E2E_STATE/kube-scheduler.kubeconfig" system:kube-scheduler kube-scheduler
 kubeconfig "$E2E_STATE/kubelet.kubeconfig" "system:node:$NODE_NAME" kubelet
+kubeconfig "$E2E_STATE/kube-proxy.kubeconfig" system:kube-proxy kube-proxy

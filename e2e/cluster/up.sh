@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # up.sh: brings up a real one-node Kubernetes cluster on this machine, everything on 127.0.0.1:
 #   etcd, kube-apiserver, kube-controller-manager, kube-scheduler   plain host processes
-#   containerd (+ runc, CNI bridge) and the kubelet                  in a private mount namespace
+#   containerd (+ runc, CNI bridge), the kubelet and kube-proxy      in a private mount namespace
 # State under $E2E_STATE (default /work/main/.e2e/state): pki/, logs/<component>.log,
 # run/<component>.pid, the admin kubeconfig ($KUBECONFIG_ADMIN). Works from nothing: installs the
 # Debian packages and builds the binaries if missing. If the cluster is already up it says so and
@@ -52,7 +52,7 @@ ensure_deps() {
     "$here/install-deps.sh"
   fi
   missing=
-  for cmd in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl pause; do
+  for cmd in etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kubectl kube-proxy pause; do
     [ -x "$E2E_BIN/$cmd" ] || missing+=" $cmd"
   done
   if [ -n "$missing" ]; then
@@ -245,6 +245,8 @@ listening() { ! port_free "$1"; }
 
 # start_apiserver is in apiserver.sh, which the fault tests also use to restart it.
 . "$here/apiserver.sh"
+# start_kube_proxy and kube_proxy_running are in kube-proxy.sh, which down.sh uses to clean up.
+. "$here/kube-proxy.sh"
 
 start_controllers() {
   start_bg kube-controller-manager "$E2E_BIN/kube-controller-manager" \
@@ -361,13 +363,21 @@ node_current() {
   [ "$ip" = "$NODE_IP" ] || return 1
   [ "$(in_ns stat -L -c %i /var/log/kubelet.log 2>/dev/null)" = "$(stat -c %i "$E2E_LOGS/kubelet.log")" ] || return 1
   cmp -s "$E2E_STATE/kubelet.yaml" "$E2E_STATE/kubelet.yaml.want" || return 1
-  apiserver_calls_internal_ip
+  apiserver_calls_internal_ip && apiserver_serves_pods
 }
 
 apiserver_calls_internal_ip() {
   local pid
   pid=$(pid_of kube-apiserver)
   [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- '--kubelet-preferred-address-types InternalIP'
+}
+
+# apiserver_serves_pods: the apiserver listens on every address and advertises $NODE_IP, so the
+# `kubernetes` Service leads pods to it (apiserver.sh).
+apiserver_serves_pods() {
+  local pid
+  pid=$(pid_of kube-apiserver)
+  [ -n "$pid" ] && tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q -- "--bind-address 0.0.0.0 --advertise-address $NODE_IP "
 }
 
 # stop_pid NAME PID: stops a component (SIGTERM; SIGKILL after 15 s: the apiserver drains its
@@ -392,9 +402,10 @@ stop_pid() {
 # watches end and resume.
 update_node() {
   "$here/pki.sh"
-  if ! apiserver_calls_internal_ip; then
-    log "restarting kube-apiserver to call the kubelet by InternalIP"
+  if ! apiserver_calls_internal_ip || ! apiserver_serves_pods; then
+    log "restarting kube-apiserver to call the kubelet by InternalIP and serve pods at $NODE_IP"
     stop_pid kube-apiserver "$(pid_of kube-apiserver)"
+    ensure_node_ip
     start_apiserver
   fi
   log "restarting the kubelet with today's settings"
@@ -440,8 +451,13 @@ main() {
     up)
       write_kubelet_config "$E2E_STATE/kubelet.yaml.want"
       if ! node_current; then
-        log "cluster up, but its node predates today's settings (node logs): updating it"
+        log "cluster up, but its node predates today's settings (node logs, pods reach the API): updating it"
         update_node
+      fi
+      # A cluster brought up before kube-proxy was part of it: start it (no restart of anything).
+      if ! kube_proxy_running; then
+        "$here/pki.sh"
+        log "starting kube-proxy";      start_kube_proxy
       fi
       log "cluster already up (node $NODE_NAME Ready); export KUBECONFIG=$KUBECONFIG_ADMIN"
       exit 0 ;;
@@ -456,6 +472,7 @@ main() {
   "$here/images.sh" build
 
   log "starting etcd";                 start_etcd
+  ensure_node_ip # the apiserver advertises it
   log "starting kube-apiserver";       start_apiserver
   log "starting controller-manager and scheduler"; start_controllers
   log "starting containerd in a private mount namespace"
@@ -463,6 +480,7 @@ main() {
   start_containerd
   "$here/images.sh" import
   log "starting kubelet";              start_kubelet
+  log "starting kube-proxy";           start_kube_proxy
   wait_ready
   log "cluster up in $((SECONDS - t0))s: export KUBECONFIG=$KUBECONFIG_ADMIN"
 }
