@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run.sh [--truth]: the one entry point of the end-to-end tests (`make e2e`, `make truth`).
 # Brings the real one-node cluster up (e2e/cluster/up.sh installs and builds what it needs the
-# first time), builds Jaeger (once, e2e/cluster/jaeger.sh) and sidecar-top into .e2e/bin, and runs
+# first time), builds Jaeger and Prometheus (once, e2e/cluster/jaeger.sh, prometheus.sh) and
+# sidecar-top into .e2e/bin, the agent's image (make image) into the node's containerd, and runs
 #   (default)  go test -tags e2e -count=1 -v -parallel 4 -timeout 20m ./e2e/ (the log-robustness
 #              tests, which load the node on purpose, after the rest), then the fault
 #              tests alone (E2E_FAULTS=1 -run '^TestFault'; skipped when -- args are given,
@@ -59,6 +60,15 @@ export PATH=$E2E_BIN:$PATH
 
 log "building Jaeger for the OTLP test (once: kept in $E2E_BIN)"
 e2e/cluster/jaeger.sh
+
+# The agent's tests (e2e/agent_*_test.go) apply deploy/ as written: its image must be in the
+# node's containerd. The image is of this tree, so it is built every run (warm: seconds);
+# Prometheus, which scrapes it, once.
+log "building Prometheus for the agent's tests (once: kept in $E2E_BIN)"
+e2e/cluster/prometheus.sh
+log "building the agent's image (make image) and importing it into the node's containerd"
+make -s image IMAGE=ghcr.io/sidecar-top/sidecar-top:dev IMAGE_TAR=bin/sidecar-top-image.tar
+e2e/cluster/import-image.sh bin/sidecar-top-image.tar ghcr.io/sidecar-top/sidecar-top:dev
 
 log "building sidecar-top"
 go build -o "$E2E_BIN/sidecar-top" ./cmd/sidecar-top
