@@ -45,7 +45,7 @@ func roleOf(p *timeline.Pod, ref timeline.MilestoneRef) string {
 	}
 	for i := range p.Containers {
 		if p.Containers[i].Name == ref.Container {
-			return string(p.Containers[i].Kind)
+			return valid(string(p.Containers[i].Kind))
 		}
 	}
 	return "pod"

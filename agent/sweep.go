@@ -2,6 +2,7 @@ package agent
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -51,12 +52,11 @@ func (a *Agent) sweep() {
 }
 
 // count observes a final pod: its gaps and their bounds' widths, the pod, its findings and its
-// containers' restarts; its trace is sent first, so that the observations carry its ID.
+// containers' restarts. Its trace is sent first, so that the observations carry its ID, unless
+// it was cut and sent already (one trace per pod; the exemplar is the cut trace's then).
 func (a *Agent) count(p *timeline.Pod, t *podTrack) {
-	if a.cfg.Traces != nil {
-		if id := a.cfg.Traces.Send(p); id != "" {
-			t.traceID = id
-		}
+	if a.cfg.Traces != nil && !t.cut {
+		t.traceID = a.cfg.Traces.Send(p)
 	}
 	kind, owner := a.owners.label(p.Namespace, p.Owner)
 	var exemplar prometheus.Labels
@@ -64,20 +64,20 @@ func (a *Agent) count(p *timeline.Pod, t *podTrack) {
 		exemplar = prometheus.Labels{"trace_id": t.traceID}
 	}
 	for _, g := range p.Gaps {
-		lv := []string{p.Namespace, kind, owner, roleOf(p, g.To), gapLabel(g.Name)}
+		lv := []string{valid(p.Namespace), valid(kind), valid(owner), roleOf(p, g.To), valid(gapLabel(g.Name))}
 		observe(a.m.Gap.WithLabelValues(lv...), g.Span.Value.Seconds(), exemplar)
 		if g.Span.Bounded() {
 			observe(a.m.Uncertainty.WithLabelValues(lv...), (g.Span.Max - g.Span.Min).Seconds(), exemplar)
 		}
 	}
-	a.m.PodsFinal.WithLabelValues(p.Namespace, kind, owner).Inc()
+	a.m.PodsFinal.WithLabelValues(valid(p.Namespace), valid(kind), valid(owner)).Inc()
 	for _, f := range p.Findings() {
-		a.m.Findings.WithLabelValues(p.Namespace, string(f.ID)).Inc()
+		a.m.Findings.WithLabelValues(valid(p.Namespace), string(f.ID)).Inc()
 	}
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.RestartCount > 0 {
-			a.m.Restarts.WithLabelValues(p.Namespace, string(c.Kind)).Add(float64(c.RestartCount))
+			a.m.Restarts.WithLabelValues(valid(p.Namespace), valid(string(c.Kind))).Add(float64(c.RestartCount))
 		}
 	}
 }
@@ -90,6 +90,10 @@ func observe(o prometheus.Observer, v float64, exemplar prometheus.Labels) {
 	}
 	o.Observe(v)
 }
+
+// valid is a label value as Prometheus takes it: valid UTF-8 (a recording may hold anything;
+// the library refuses the rest). Every other character is the library's to quote.
+func valid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 
 // transient reports whether err says it is transient (a watch that retries on its own).
 func transient(err error) bool {
