@@ -75,7 +75,7 @@ as JSON on standard output at the end.`,
 }
 
 func (r *recordOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringArrayVarP(&r.outputs, "output", "o", nil, "the recording FILE to write (required; - for standard output); -o json also prints the final timeline as JSON")
+	fs.StringArrayVarP(&r.outputs, "output", "o", nil, "the recording FILE to write (required; - for standard output; FILE.gz or FILE.zst compressed); -o json also prints the final timeline as JSON")
 	fs.StringVar(&r.untilArg, "until", "", "stop once the pods are complete, deleted or ready (a Job: Complete/Failed, deleted)")
 	fs.DurationVar(&r.timeout, "timeout", 0, "stop after this long from the start, connecting included; with --until unmet, exit 2 (the recording is kept)")
 	fs.DurationVar(&r.linger, "linger", 2*time.Second, "go on this long after --until is met, for the Events that trail it")
