@@ -32,6 +32,7 @@ type frame struct {
 	helpScreen        helpScreen
 	inspector         inspector
 	picker            picker
+	summary           summaryScreen
 }
 
 // replayInfo is what the header says about a replay.
@@ -63,7 +64,7 @@ func (m *Model) frameView() frame {
 		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles, cache: m.cache,
 		mode: m.cfg.Mode, target: m.cfg.Target, namespace: m.cfg.Namespace,
 		help: m.help, keys: m.keys, spinner: m.spinner.View(), silent: m.frame.Silent,
-		explain: m.cfg.Explain, helpScreen: m.helpScreen, inspector: m.inspector, picker: m.picker,
+		explain: m.cfg.Explain, helpScreen: m.helpScreen, inspector: m.inspector, picker: m.picker, summary: m.summary,
 	}
 	if m.inTable() {
 		f.fleet = &m.fleet

@@ -125,3 +125,15 @@ func withDesc(b key.Binding, desc string) key.Binding {
 	b.SetHelp(b.Help().Key, desc)
 	return b
 }
+
+// either is one binding for the keys of each of bs that is enabled, with the first's help: a
+// sub-model's key that the root's key map spreads over several.
+func either(bs ...key.Binding) key.Binding {
+	var keys []string
+	for _, b := range bs {
+		if b.Enabled() {
+			keys = append(keys, b.Keys()...)
+		}
+	}
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(bs[0].Help().Key, bs[0].Help().Desc))
+}

@@ -104,6 +104,7 @@ type Model struct {
 	helpScreen helpScreen // the `?` screen
 	inspector  inspector  // the milestone inspector
 	picker     picker     // the pod picker
+	summary    summaryScreen
 
 	cache *viewCache // shared by the model's copies; memoization only
 	memo  *navMemo   // the picker's list and the searches' matches, shared likewise; memoization only
@@ -122,8 +123,7 @@ type viewState struct {
 	focus    tableFocus // the table PgUp/PgDn and search act on
 	evCursor int        // the Events table's cursor, an index in eventList; -1 follows the newest
 	search   search     // the search of the table in focus
-	summary  summaryState
-	inPod    bool // a pod opened from the fleet table: esc goes back to it
+	inPod    bool       // a pod opened from the fleet table: esc goes back to it
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -133,7 +133,7 @@ func NewModel(cfg Config) Model {
 		cfg:   cfg,
 		help:  help.New(),
 		tick:  cfg.Tick,
-		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true, summary: summaryState{open: cfg.Summary}},
+		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true},
 		cache: newViewCache(),
 		memo:  newNavMemo(),
 	}
@@ -151,6 +151,7 @@ func NewModel(cfg Config) Model {
 	m.keys = keys.forMode(cfg.Mode)
 	m.helpScreen, m.inspector = newHelpScreen(m.keys), newInspector(m.keys)
 	m.view.search, m.picker = newSearch(m.keys), newPicker(m.keys)
+	m.summary = newSummaryScreen(m.keys, cfg.Summary)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))
 	if m.tick <= 0 {

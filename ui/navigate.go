@@ -19,7 +19,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	switch {
-	case m.inTable() && !m.helpScreen.open && !m.view.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
+	case m.inTable() && !m.helpScreen.open && !m.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
 		var cmd tea.Cmd
 		m.fleet, cmd = m.fleet.Update(msg)
 		return m, cmd
@@ -30,7 +30,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.picker.open && !m.view.search.typing &&
-		m.view.search.query == "" && !m.helpScreen.open && !m.view.summary.open:
+		m.view.search.query == "" && !m.helpScreen.open && !m.summary.open:
 		m.view.inPod = false // back to the table, at the same row
 		return m, nil
 	case m.picker.open:
@@ -47,8 +47,16 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		if m.helpScreen, done = m.helpScreen.Update(msg, m.helpPage(), m.helpLines); done {
 			return m, nil
 		}
-	case m.view.summary.open && !m.helpScreen.open && m.summaryKey(msg):
-		return m, nil
+	case m.summary.open && !m.helpScreen.open:
+		sum := m.navMemo().sums.summary(m.snap)
+		var uid string
+		var own bool
+		if m.summary, uid, own = m.summary.Update(msg, sum, m.height); uid != "" {
+			m.selectPod(uid)
+		}
+		if own {
+			return m, nil
+		}
 	}
 	switch {
 	case key.Matches(msg, k.Help):
@@ -138,7 +146,7 @@ func (m *Model) inTable() bool { return m.cfg.Fleet && !m.view.inPod }
 func (m *Model) openPod(uid string) {
 	m.view.pod, m.view.autoPod, m.view.inPod = uid, false, true
 	m.view.lane, m.view.cursor, m.view.evCursor = "", -1, -1
-	m.view.summary.open = false
+	m.summary.open = false
 }
 
 // selectPod selects the pod with uid, if the snapshot has it, as movePod would.

@@ -21,7 +21,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		hints func() []key.Binding
 	)
 	switch s := f.view.search; {
-	case f.fleet != nil && !f.view.summary.open && !f.helpScreen.open:
+	case f.fleet != nil && !f.summary.open && !f.helpScreen.open:
 		t := f.fleet
 		if t.typing {
 			lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
@@ -37,8 +37,8 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 		what, hints = 10, f.inspector.keys.ShortHelp
 	case f.picker.open:
 		lead, what, hints = f.picker.status(f)
-	case f.view.summary.open && !f.helpScreen.open:
-		what, hints = 7, func() []key.Binding { return summaryHelp(k) }
+	case f.summary.open && !f.helpScreen.open:
+		what, hints = 7, f.summary.keys.ShortHelp
 	case s.typing:
 		lead, what, hints = s.lead(f, memo, p), 5, s.ShortHelp
 	case s.query != "":

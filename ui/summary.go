@@ -13,12 +13,43 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// summaryState is the workload's summary view (S): every named gap over the pods, one selected,
+// summaryScreen is the workload's summary view (S): every named gap over the pods, one selected,
 // and its pods, the slowest first, with a cursor that enter follows to the pod's lanes.
-type summaryState struct {
+type summaryScreen struct {
+	keys   summaryKeyMap
 	open   bool
 	gap    string // the selected gap's name; when it is gone, the first
 	cursor string // the UID under the cursor in the selected gap's pods; when gone, the slowest
+}
+
+// summaryKeyMap are the summary's keys. The help, the replay's keys and n and p are left to the
+// root (Pass), and so is the picker's key, which closes the summary first (a pod picked is
+// shown); the other keys, which act on the lanes and tables hidden, do nothing.
+type summaryKeyMap struct {
+	Show                       key.Binding // show the pod under the cursor
+	Close, Back                key.Binding // S, esc
+	Picker                     key.Binding // close, and leave the key to the root
+	PrevGap, NextGap           key.Binding
+	Up, Down, PageUp, PageDown key.Binding // move in the selected gap's pods
+	Pass                       key.Binding // keys the root acts on while the summary shows
+	Pause, Help, Quit          key.Binding // for the status line
+}
+
+func newSummaryScreen(k KeyMap, open bool) summaryScreen {
+	return summaryScreen{open: open, keys: summaryKeyMap{
+		Show: withDesc(k.Accept, "show the pod"), Close: withDesc(k.Summary, "close"), Back: k.Cancel, Picker: k.Pods,
+		PrevGap: either(k.Left, k.PrevPod), NextGap: either(k.Right, k.NextPod),
+		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		Pass:  either(k.Help, k.Pause, k.Speed, k.Speed1, k.Speed2, k.Speed10, k.SpeedMax, k.End, k.Start, k.Next, k.Prev),
+		Pause: k.Pause, Help: k.Help, Quit: k.Quit,
+	}}
+}
+
+// ShortHelp is the status line's help while the summary shows.
+func (k summaryKeyMap) ShortHelp() []key.Binding {
+	move := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pod"))
+	gaps := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "gap"))
+	return []key.Binding{k.Show, move, gaps, k.Close, k.Pause, k.Help, k.Quit}
 }
 
 // summaryMemo keeps a Summarizer for the view's snapshots: a summary costs what changed since
@@ -38,7 +69,7 @@ func (m *summaryMemo) summary(s timeline.Snapshot) timeline.Summary {
 
 // selected is the index of the gap shown in sum: the one named, else the first; -1 when there is
 // no gap.
-func (st summaryState) selected(sum timeline.Summary) int {
+func (st summaryScreen) selected(sum timeline.Summary) int {
 	for i, g := range sum.Gaps {
 		if g.Name == st.gap {
 			return i
@@ -51,7 +82,7 @@ func (st summaryState) selected(sum timeline.Summary) int {
 }
 
 // podAt is the index of the pod under the cursor in g's values: the UID named, else 0.
-func (st summaryState) podAt(g timeline.GapSummary) int {
+func (st summaryScreen) podAt(g timeline.GapSummary) int {
 	for i, v := range g.Values {
 		if v.UID == st.cursor {
 			return i
@@ -60,31 +91,30 @@ func (st summaryState) podAt(g timeline.GapSummary) int {
 	return 0
 }
 
-// openSummary shows the summary, or hides it.
-func (m *Model) openSummary() {
-	m.view.summary.open = !m.view.summary.open
-	m.helpScreen.open = false
+// toggle shows the summary, or hides it.
+func (st summaryScreen) toggle() summaryScreen {
+	st.open = !st.open
+	return st
 }
 
-// summaryKey handles a key while the summary is shown, and reports whether it did. The help,
-// the picker (which closes the summary: a pod picked is shown) and the replay's keys are left
-// to the rest of the view; the other keys, which act on the lanes and tables hidden, do nothing.
-func (m *Model) summaryKey(msg tea.KeyMsg) bool {
-	k, st := m.keys, &m.view.summary
-	sum := m.navMemo().sums.summary(m.snap)
+// Update handles a key while the summary of sum shows in a window height rows tall. It returns
+// the UID of a pod to show (enter, which closes the summary), and whether the key was its own:
+// when not, the root acts on it.
+func (st summaryScreen) Update(msg tea.KeyMsg, sum timeline.Summary, height int) (_ summaryScreen, show string, own bool) {
+	k := st.keys
 	gi := st.selected(sum)
 	switch {
-	case key.Matches(msg, k.Summary), key.Matches(msg, k.Cancel):
+	case key.Matches(msg, k.Close, k.Back):
 		st.open = false
-	case key.Matches(msg, k.Pods):
+	case key.Matches(msg, k.Picker):
 		st.open = false
-		return false
-	case key.Matches(msg, k.Help, k.Pause, k.Speed, k.Speed1, k.Speed2, k.Speed10, k.SpeedMax, k.End, k.Start, k.Next, k.Prev):
-		return false
+		return st, "", false
+	case key.Matches(msg, k.Pass):
+		return st, "", false
 	case gi < 0:
-	case key.Matches(msg, k.Left, k.PrevPod):
+	case key.Matches(msg, k.PrevGap):
 		st.gap, st.cursor = sum.Gaps[max(gi-1, 0)].Name, ""
-	case key.Matches(msg, k.Right, k.NextPod):
+	case key.Matches(msg, k.NextGap):
 		st.gap, st.cursor = sum.Gaps[min(gi+1, len(sum.Gaps)-1)].Name, ""
 	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown):
 		g := sum.Gaps[gi]
@@ -93,20 +123,21 @@ func (m *Model) summaryKey(msg tea.KeyMsg) bool {
 			d = -1
 		}
 		if key.Matches(msg, k.PageUp, k.PageDown) {
-			d *= max(summaryPodRows(m.height, len(sum.Gaps))-1, 1)
+			d *= max(summaryPodRows(height, len(sum.Gaps))-1, 1)
 		}
 		st.gap, st.cursor = g.Name, g.Values[min(max(st.podAt(g)+d, 0), len(g.Values)-1)].UID
-	case key.Matches(msg, k.Accept):
+	case key.Matches(msg, k.Show):
 		g := sum.Gaps[gi]
-		m.showPod(g.Values[st.podAt(g)].UID)
+		st.open = false
+		return st, g.Values[st.podAt(g)].UID, true
 	}
-	return true
+	return st, "", true
 }
 
-// showPod closes the summary and shows the pod with uid, if the snapshot has it.
-func (m *Model) showPod(uid string) {
-	m.view.summary.open = false
-	m.selectPod(uid)
+// openSummary shows the summary, or hides it.
+func (m *Model) openSummary() {
+	m.summary = m.summary.toggle()
+	m.helpScreen.open = false
 }
 
 // summaryPodRows is how many of a gap's pods the summary lists in a window height rows tall,
@@ -116,27 +147,15 @@ func summaryPodRows(height, n int) int {
 	return max(height-2-1-(1+n)-1-2-1, 0)
 }
 
-// summaryHelp are the keys the summary's status line offers.
-func summaryHelp(k KeyMap) []key.Binding {
-	as := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
-	move := key.NewBinding(key.WithKeys("up", "down"), key.WithHelp("↑/↓", "pod"))
-	gaps := key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "gap"))
-	return []key.Binding{as(k.Accept, "show the pod"), move, gaps, as(k.Summary, "close"), k.Pause, k.Help, k.Quit}
-}
-
-// renderSummary draws the workload's summary in h lines: a title, a table of every named gap
+// render draws the workload's summary in h lines: a title, a table of every named gap
 // (pods, min, p50, p90, max), the selected gap's pods as dots on a strip, and its pods, the
 // slowest first, around the cursor. Only the rows shown are drawn; the summary is the memo's,
 // kept frame after frame at the cost of what changed.
-func renderSummary(f *frame, memo *navMemo, h int) []string {
+func (st summaryScreen) render(f *frame, memo *navMemo, h int) []string {
 	if h <= 0 {
 		return nil
 	}
 	sum := memo.sums.summary(f.snap)
-	st := f.view.summary
 	gi := st.selected(sum)
 	title := f.styled(sTableHeader, "SUMMARY") + f.styled(sMuted, " · "+podsText(sum.Pods)+
 		" · each named gap over the pods that have it · [the same rank of the pods' bounds]")

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -48,31 +49,31 @@ func TestViewSummary(t *testing.T) {
 func TestSummaryKeys(t *testing.T) {
 	s := finalOf(t, "job-native-sidecar", func(b []byte) ([]byte, error) { return synth.Pods(20, b) })
 	m := summaryModel(t, s, Config{}, 120, 40)
-	if m.view.summary.open {
+	if m.summary.open {
 		t.Fatal("the summary is open without Config.Summary")
 	}
 	m = press(t, m, "S")
-	if !m.view.summary.open || !strings.Contains(m.View(), "SUMMARY") {
+	if !m.summary.open || !strings.Contains(m.View(), "SUMMARY") {
 		t.Fatalf("S did not open the summary:\n%s", m.View())
 	}
 	sum := timeline.Summarize(s)
 	m = press(t, m, "right", "down", "down")
 	g := sum.Gaps[1]
-	want := summaryState{open: true, gap: g.Name, cursor: g.Values[2].UID}
-	if diff := cmp.Diff(m.view.summary, want, cmp.AllowUnexported(summaryState{})); diff != "" {
+	want := summaryScreen{open: true, gap: g.Name, cursor: g.Values[2].UID}
+	if diff := cmp.Diff(m.summary, want, cmp.AllowUnexported(summaryScreen{}), cmpopts.IgnoreFields(summaryScreen{}, "keys")); diff != "" {
 		t.Errorf("after → ↓ ↓ (-got +want):\n%s", diff)
 	}
 	m = press(t, m, "enter")
-	if m.view.summary.open || m.view.pod != g.Values[2].UID || m.view.autoPod {
-		t.Errorf("enter: summary open %v, pod %q; want closed, showing %q", m.view.summary.open, m.view.pod, g.Values[2].UID)
+	if m.summary.open || m.view.pod != g.Values[2].UID || m.view.autoPod {
+		t.Errorf("enter: summary open %v, pod %q; want closed, showing %q", m.summary.open, m.view.pod, g.Values[2].UID)
 	}
 	m = press(t, m, "S", "left", "up", "S")
-	if m.view.summary.open || m.view.summary.gap != sum.Gaps[0].Name {
-		t.Errorf("S ← ↑ S: %+v; want closed on the first gap", m.view.summary)
+	if m.summary.open || m.summary.gap != sum.Gaps[0].Name {
+		t.Errorf("S ← ↑ S: %+v; want closed on the first gap", m.summary)
 	}
 	m = press(t, m, "S", "P")
-	if m.view.summary.open || !m.picker.open {
-		t.Errorf("P in the summary: summary open %v, picker open %v; want the picker", m.view.summary.open, m.picker.open)
+	if m.summary.open || !m.picker.open {
+		t.Errorf("P in the summary: summary open %v, picker open %v; want the picker", m.summary.open, m.picker.open)
 	}
 }
 
@@ -80,7 +81,7 @@ func TestSummaryKeys(t *testing.T) {
 func TestSummaryNoGap(t *testing.T) {
 	m := summaryModel(t, finalOf(t, "job-classic-sidecar", nil), Config{Summary: true}, 80, 24)
 	m = press(t, m, "down", "right", "enter")
-	if v := m.View(); !strings.Contains(v, "no named gap yet") || !m.view.summary.open {
+	if v := m.View(); !strings.Contains(v, "no named gap yet") || !m.summary.open {
 		t.Errorf("view:\n%s", v)
 	}
 }

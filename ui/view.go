@@ -46,8 +46,8 @@ func render(f *frame, memo *navMemo) string {
 		lines = append(lines, f.picker.render(f, memo, h)...)
 	case f.helpScreen.open:
 		lines = append(lines, f.helpScreen.render(f, h)...)
-	case f.view.summary.open:
-		lines = append(lines, renderSummary(f, memo, h)...)
+	case f.summary.open:
+		lines = append(lines, f.summary.render(f, memo, h)...)
 	case f.fleet != nil:
 		lines = append(lines, renderFleet(f, f.fleet, h)...)
 	case p == nil:
