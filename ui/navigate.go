@@ -10,57 +10,27 @@ import (
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// handleKey applies a key press. Ctrl-C quits whatever the view is doing, and so does q but
-// while a search or the picker's filter is typed, where it is a letter (esc ends the typing).
-func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+// rootKey acts on a key no sub-model took: the keys that open a sub-model or end the search,
+// then those of the lanes and the axis, then the tables'; and in a replay, the replay's.
+func (m *Model) rootKey(msg tea.KeyMsg) {
+	if !m.openKey(msg) && !m.laneKey(msg) {
+		m.tableKey(msg)
+	}
+	if m.replaying() {
+		m.replayKey(msg)
+	}
+}
+
+// openKey opens the help, the picker, the summary or a search, or on esc ends the search (and
+// with none, goes back from a pod to the fleet table); n and N go from match to match while a
+// search holds. It reports whether the key was one of those.
+func (m *Model) openKey(msg tea.KeyMsg) bool {
 	k := m.keys
-	typing := m.view.search.typing || (m.picker.open && m.picker.typing) || (m.inTable() && m.fleet.Typing())
-	if msg.Type == tea.KeyCtrlC || (key.Matches(msg, k.Quit) && !(typing && msg.Type == tea.KeyRunes)) {
-		return m, tea.Quit
-	}
-	switch {
-	case m.inTable() && !m.helpScreen.open && !m.summary.open && !key.Matches(msg, k.Help) && !key.Matches(msg, k.Summary):
-		var cmd tea.Cmd
-		m.fleet, cmd = m.fleet.Update(msg)
-		return m, cmd
-	case m.inspector.open && !m.helpScreen.open:
-		var moved bool
-		if m.inspector, moved = m.inspector.Update(msg, m.currentPod()); moved {
-			m.view.cursor = m.inspector.row
-		}
-		return m, nil
-	case m.cfg.Fleet && m.view.inPod && key.Matches(msg, k.Cancel) && !m.picker.open && !m.view.search.typing &&
-		m.view.search.query == "" && !m.helpScreen.open && !m.summary.open:
-		m.view.inPod = false // back to the table, at the same row
-		return m, nil
-	case m.picker.open:
-		var uid string
-		if m.picker, uid = m.picker.Update(msg, m.pickerList, m.pickerPage()); uid != "" {
-			m.selectPod(uid)
-		}
-		return m, nil
-	case m.view.search.typing:
-		m.view.search = m.view.search.Update(msg, m.tableCursor(), m.matchRows)
-		return m, nil
-	case m.helpScreen.open:
-		var done bool
-		if m.helpScreen, done = m.helpScreen.Update(msg, m.helpPage(), m.helpLines); done {
-			return m, nil
-		}
-	case m.summary.open && !m.helpScreen.open:
-		sum := m.navMemo().sums.summary(m.snap)
-		var uid string
-		var own bool
-		if m.summary, uid, own = m.summary.Update(msg, sum, m.height); uid != "" {
-			m.selectPod(uid)
-		}
-		if own {
-			return m, nil
-		}
-	}
 	switch {
 	case key.Matches(msg, k.Help):
 		m.helpScreen = m.helpScreen.toggle()
+	case key.Matches(msg, k.Cancel) && m.cfg.Fleet && m.view.inPod && m.view.search.query == "":
+		m.view.inPod = false // back to the table, at the same row
 	case key.Matches(msg, k.Cancel):
 		m.view.search.query = ""
 	case key.Matches(msg, k.Pods):
@@ -73,6 +43,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.jumpMatch(1)
 	case m.searching() && key.Matches(msg, k.PrevMatch):
 		m.jumpMatch(-1)
+	default:
+		return false
+	}
+	return true
+}
+
+// laneKey selects a lane or a pod, zooms, pans or freezes the axis, and reports whether the key
+// was one of those.
+func (m *Model) laneKey(msg tea.KeyMsg) bool {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.Up):
 		m.moveLane(-1)
 	case key.Matches(msg, k.Down):
@@ -95,6 +76,18 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.view.zoom = zoomOut(m.view.zoom, m.fitSpan())
 	case key.Matches(msg, k.Follow):
 		m.toggleFollow()
+	default:
+		return false
+	}
+	return true
+}
+
+// tableKey pages the table in focus, moves the focus between the milestones and the Events,
+// opens the inspector on the milestone cursor's row, and moves that cursor (in a replay, n and
+// p step the replay to the next or previous milestone instead).
+func (m *Model) tableKey(msg tea.KeyMsg) {
+	k := m.keys
+	switch {
 	case key.Matches(msg, k.PageUp):
 		m.page(-1)
 	case key.Matches(msg, k.PageDown):
@@ -103,40 +96,38 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.view.focus = 1 - m.view.focus
 	case key.Matches(msg, k.Accept) && m.view.focus == focusMilestones:
 		m.inspector = m.inspector.openOn(m.currentPod(), m.view.cursor)
+	case key.Matches(msg, k.Next) && m.replaying():
+		m.step(1)
 	case key.Matches(msg, k.Next):
-		if m.replaying() {
-			m.step(1)
-		} else {
-			m.moveCursor(1)
-		}
+		m.moveCursor(1)
+	case key.Matches(msg, k.Prev) && m.replaying():
+		m.step(-1)
 	case key.Matches(msg, k.Prev):
-		if m.replaying() {
-			m.step(-1)
-		} else {
-			m.moveCursor(-1)
-		}
+		m.moveCursor(-1)
 	}
-	if c := m.cfg.Control; m.replaying() {
-		switch {
-		case key.Matches(msg, k.Pause):
-			c.TogglePause()
-		case key.Matches(msg, k.Speed):
-			c.CycleSpeed()
-		case key.Matches(msg, k.Speed1):
-			c.SetSpeed(1)
-		case key.Matches(msg, k.Speed2):
-			c.SetSpeed(2)
-		case key.Matches(msg, k.Speed10):
-			c.SetSpeed(10)
-		case key.Matches(msg, k.SpeedMax):
-			c.SetSpeed(play.SpeedMax)
-		case key.Matches(msg, k.End):
-			c.SeekEnd()
-		case key.Matches(msg, k.Start):
-			c.Restart()
-		}
+}
+
+// replayKey steers the replay: play or pause, its speed, its end and its start.
+func (m *Model) replayKey(msg tea.KeyMsg) {
+	k, c := m.keys, m.cfg.Control
+	switch {
+	case key.Matches(msg, k.Pause):
+		c.TogglePause()
+	case key.Matches(msg, k.Speed):
+		c.CycleSpeed()
+	case key.Matches(msg, k.Speed1):
+		c.SetSpeed(1)
+	case key.Matches(msg, k.Speed2):
+		c.SetSpeed(2)
+	case key.Matches(msg, k.Speed10):
+		c.SetSpeed(10)
+	case key.Matches(msg, k.SpeedMax):
+		c.SetSpeed(play.SpeedMax)
+	case key.Matches(msg, k.End):
+		c.SeekEnd()
+	case key.Matches(msg, k.Start):
+		c.Restart()
 	}
-	return m, nil
 }
 
 // inTable reports whether the fleet table is what the view shows.

@@ -1,0 +1,87 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// keyFocus is the part of the view a key goes to first.
+type keyFocus uint8
+
+const (
+	toRoot      keyFocus = iota // the lanes, the axis, the tables and the replay
+	toFleet                     // the fleet table
+	toInspector                 // the milestone inspector
+	toPicker                    // the pod picker
+	toSearch                    // a search being typed
+	toHelp                      // the ? screen
+	toSummary                   // the workload's summary
+)
+
+// focus is the sub-model msg goes to: the one shown on top, or the search being typed. Over the
+// fleet table, ? and S are the root's (they open the help and the summary over it); the
+// inspector gives way to the help shown over it.
+func (m *Model) focus(msg tea.KeyMsg) keyFocus {
+	switch {
+	case m.inTable() && !m.helpScreen.open && !m.summary.open && !key.Matches(msg, m.keys.Help, m.keys.Summary):
+		return toFleet
+	case m.inspector.open && !m.helpScreen.open:
+		return toInspector
+	case m.picker.open:
+		return toPicker
+	case m.view.search.typing:
+		return toSearch
+	case m.helpScreen.open:
+		return toHelp
+	case m.summary.open:
+		return toSummary
+	}
+	return toRoot
+}
+
+// quits reports whether msg quits: ctrl+c always, q but while text is typed (a search, the
+// picker's filter or the fleet table's), where it is a letter and esc ends the typing.
+func (m *Model) quits(msg tea.KeyMsg) bool {
+	typing := m.view.search.typing || (m.picker.open && m.picker.typing) || (m.inTable() && m.fleet.Typing())
+	return msg.Type == tea.KeyCtrlC || (key.Matches(msg, m.keys.Quit) && !(typing && msg.Type == tea.KeyRunes))
+}
+
+// handleKey applies a key press: it goes to the sub-model with the focus; the help and the
+// summary leave the keys that are not theirs to the root, so the lanes' keys work under the help
+// and the replay's under both.
+func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.quits(msg) {
+		return m, tea.Quit
+	}
+	var (
+		cmd tea.Cmd
+		own = true
+		uid string // a pod a sub-model chose to show
+	)
+	switch m.focus(msg) {
+	case toFleet:
+		m.fleet, cmd = m.fleet.Update(msg)
+	case toInspector:
+		var moved bool
+		if m.inspector, moved = m.inspector.Update(msg, m.currentPod()); moved {
+			m.view.cursor = m.inspector.row // the table's cursor follows
+		}
+	case toPicker:
+		m.picker, uid = m.picker.Update(msg, m.pickerList, m.pickerPage())
+	case toSearch:
+		m.view.search = m.view.search.Update(msg, m.tableCursor(), m.matchRows)
+	case toHelp:
+		m.helpScreen, own = m.helpScreen.Update(msg, m.helpPage(), m.helpLines)
+	case toSummary:
+		m.summary, uid, own = m.summary.Update(msg, m.navMemo().sums.summary(m.snap), m.height)
+	default:
+		own = false
+	}
+	if uid != "" {
+		m.selectPod(uid)
+	}
+	if !own {
+		m.rootKey(msg)
+	}
+	return m, cmd
+}
