@@ -127,7 +127,7 @@ func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr
 			st.At = interval{st.Earliest, st.Latest}.clamp(s.At) // and started no sooner than its start
 		}
 	}
-	ms = append(ms, d.collapseProbeFailures(spec.Name, a, occs("Unhealthy"))...)
+	ms = d.appendProbeFailures(ms, spec.Name, a, occs("Unhealthy"))
 	for _, oc := range occs("BackOff") {
 		m := d.eventMilestone(MBackOff, spec.Name, a, oc)
 		m.Count = oc.count
@@ -373,23 +373,17 @@ func (d *deriver) flagMilestone(kind MilestoneKind, f flagChange, in *instance, 
 	return m
 }
 
-// collapseProbeFailures makes one milestone of a run's repeated failures of one probe.
-func (d *deriver) collapseProbeFailures(container string, a int32, occs []eventOcc) []Milestone {
-	var out []Milestone
-	index := map[string]int{}
+// appendProbeFailures appends a milestone for each failure of a probe the kubelet reported: each
+// update of an Unhealthy Event that raised its count is a failure of its own, placed by the
+// lastTimestamp it brought and the time it was received (see eventState.observe), with the
+// Event's count then.
+func (d *deriver) appendProbeFailures(ms []Milestone, container string, a int32, occs []eventOcc) []Milestone {
 	for _, oc := range occs {
-		key := probeName(oc.message)
-		if i, ok := index[key]; ok {
-			out[i].Count++
-			out[i].Evidence = append(out[i].Evidence[:1], oc.evidence(oc.ev.Reason))
-			continue
-		}
 		m := d.eventMilestone(MProbeFailed, container, a, oc)
-		m.Reason, m.Count = key, 1
-		index[key] = len(out)
-		out = append(out, m)
+		m.Reason, m.Count = probeName(oc.message), oc.count
+		ms = append(ms, m)
 	}
-	return out
+	return ms
 }
 
 func probeName(msg string) string {

@@ -47,6 +47,11 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 	oc = occurrence{count: count, received: r, typ: e.Type, message: e.Message}
 	if count > 1 {
 		oc.note = "repeat: count " + strconv.Itoa(int(count))
+		if es.count > 0 && count > es.count+1 {
+			// Only the last repeat of the update is placed: those between came in no update seen.
+			oc.note += "; counts " + strconv.Itoa(int(es.count+1)) + "–" + strconv.Itoa(int(count-1)) +
+				" came in no update seen, after count " + strconv.Itoa(int(es.count)) + " and before this one"
+		}
 	}
 	first := es.count == 0 && count == 1
 	switch {

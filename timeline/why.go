@@ -41,13 +41,14 @@ func pulledSubmatch(msg string) []string {
 // explainRun sets the why of the milestones of run a that its own facts explain. prev is run a
 // as derived last time, if it was: a why that rests on the attempt alone is taken from it.
 func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc, prev *Run) {
-	failures := func(probe string) int32 {
+	failures := func(probe string) int32 { // the run's failures of the probe: a milestone each
+		n := int32(0)
 		for i := range ms {
 			if ms[i].Kind == MProbeFailed && ms[i].Reason == probe {
-				return ms[i].Count
+				n++
 			}
 		}
-		return 0
+		return n
 	}
 	for i := range ms {
 		m := &ms[i]

@@ -53,6 +53,19 @@ type plainKey struct {
 	count   int32
 	nth     int       // the job lane's nth milestone of the kind
 	at      time.Time // the pod row's ready and not-ready: when
+	// received tells apart a run's probe failures and back-offs, a milestone for each update of
+	// their Event (see laneKey): when that update was received.
+	received time.Time
+}
+
+// laneKey is the key of milestone m of lane c. Two Events of one probe (their messages differ)
+// each count from 1: their failures differ by when their updates were received.
+func laneKey(c string, m *timeline.Milestone) plainKey {
+	k := plainKey{lane: c, kind: m.Kind, attempt: m.Attempt, reason: m.Reason, count: m.Count}
+	if (m.Kind == timeline.MProbeFailed || m.Kind == timeline.MBackOff) && len(m.Evidence) > 0 {
+		k.received = m.Evidence[0].Received
+	}
+	return k
 }
 
 // NewPlain returns a Plain printer writing to w.
@@ -160,8 +173,7 @@ func (p *Plain) podFresh(pod *timeline.Pod) {
 			}
 			for i := range r.Milestones {
 				m := &r.Milestones[i]
-				k := plainKey{lane: c.Name, kind: m.Kind, attempt: m.Attempt, reason: m.Reason, count: m.Count}
-				p.learn(pp.lines, k, plainMilestone{owner: owner, uid: pod.UID, lane: c.Name, m: m, times: &pt})
+				p.learn(pp.lines, laneKey(c.Name, m), plainMilestone{owner: owner, uid: pod.UID, lane: c.Name, m: m, times: &pt})
 			}
 		}
 		pp.runs[c.Name] = c.Runs
