@@ -100,37 +100,24 @@ func helpLines(f *frame) []string {
 	return out
 }
 
+// helpColumn is a column of the help screen's keys: its lines and the cells it needs.
+type helpColumn struct {
+	lines []string
+	width int
+}
+
 // keyColumns lays out the enabled keys a column per group, side by side as the width allows,
 // the rest below: every key is on the screen at any width.
 func keyColumns(f *frame) []string {
-	type column struct {
-		lines []string
-		width int
-	}
-	var cols []column
+	var cols []helpColumn
 	groups := f.keys.keyGroups()
 	if f.fleetKeys != nil {
 		groups = append([]keyGroup{f.fleetKeys.keyGroup()}, groups...)
 	}
 	for _, g := range groups {
-		var bs []key.Binding
-		kw := 0
-		for _, b := range g.keys {
-			if b.Enabled() {
-				bs = append(bs, b)
-				kw = max(kw, cellWidth(b.Help().Key))
-			}
+		if c, ok := keyColumn(f, g); ok {
+			cols = append(cols, c)
 		}
-		if len(bs) == 0 {
-			continue
-		}
-		c := column{lines: []string{f.styled(sTableHeader, g.title)}, width: cellWidth(g.title)}
-		for _, b := range bs {
-			k, d := pad(b.Help().Key, kw), b.Help().Desc
-			c.lines = append(c.lines, f.st.Help.FullKey.Render(k)+" "+f.st.Help.FullDesc.Render(d))
-			c.width = max(c.width, kw+1+cellWidth(d))
-		}
-		cols = append(cols, c)
 	}
 	const gap = "   "
 	var out []string
@@ -143,28 +130,57 @@ func keyColumns(f *frame) []string {
 		if len(out) > 0 {
 			out = append(out, "")
 		}
-		rows := 0
-		for _, c := range cols[:n] {
-			rows = max(rows, len(c.lines))
-		}
-		for r := range rows {
-			var b strings.Builder
-			for i, c := range cols[:n] {
-				cell := ""
-				if r < len(c.lines) {
-					cell = c.lines[r]
-				}
-				if i > 0 {
-					b.WriteString(gap)
-				}
-				if i < n-1 {
-					cell = pad(cell, c.width)
-				}
-				b.WriteString(cell)
-			}
-			out = append(out, " "+strings.TrimRight(b.String(), " "))
-		}
+		out = append(out, sideBySide(cols[:n], gap)...)
 		cols = cols[n:]
+	}
+	return out
+}
+
+// keyColumn is the column of group g's enabled keys under its title; false when it has none.
+func keyColumn(f *frame, g keyGroup) (helpColumn, bool) {
+	var bs []key.Binding
+	kw := 0
+	for _, b := range g.keys {
+		if b.Enabled() {
+			bs = append(bs, b)
+			kw = max(kw, cellWidth(b.Help().Key))
+		}
+	}
+	if len(bs) == 0 {
+		return helpColumn{}, false
+	}
+	c := helpColumn{lines: []string{f.styled(sTableHeader, g.title)}, width: cellWidth(g.title)}
+	for _, b := range bs {
+		k, d := pad(b.Help().Key, kw), b.Help().Desc
+		c.lines = append(c.lines, f.st.Help.FullKey.Render(k)+" "+f.st.Help.FullDesc.Render(d))
+		c.width = max(c.width, kw+1+cellWidth(d))
+	}
+	return c, true
+}
+
+// sideBySide is cols on the same lines, gap between them.
+func sideBySide(cols []helpColumn, gap string) []string {
+	rows := 0
+	for _, c := range cols {
+		rows = max(rows, len(c.lines))
+	}
+	out := make([]string, 0, rows)
+	for r := range rows {
+		var b strings.Builder
+		for i, c := range cols {
+			cell := ""
+			if r < len(c.lines) {
+				cell = c.lines[r]
+			}
+			if i > 0 {
+				b.WriteString(gap)
+			}
+			if i < len(cols)-1 {
+				cell = pad(cell, c.width)
+			}
+			b.WriteString(cell)
+		}
+		out = append(out, " "+strings.TrimRight(b.String(), " "))
 	}
 	return out
 }

@@ -21,7 +21,28 @@ func (pk picker) render(f *frame, memo *navMemo, h int) []string {
 	if len(l.rows) > rows {
 		first = min(max(cur-rows/2, 0), len(l.rows)-rows)
 	}
+	out := []string{pk.title(f, l, first, rows)}
+	if h == 1 {
+		return out
+	}
+	c := newPickerCols(l, f.width)
+	head := " " + pad("NAME", c.name) + " " + pad("STATUS", c.status) + " SLOWEST GAP"
+	out = append(out, f.styled(sTableHeader, truncate(head, f.width)))
+	switch {
+	case l.total == 0:
+		return append(out, "  "+f.styled(sMuted, "no pod yet"))
+	case len(l.rows) == 0:
+		return append(out, "  "+f.styled(sMuted, "no pod matches the filter"))
+	}
+	for i := first; i < min(first+rows, len(l.rows)); i++ {
+		out = append(out, pickerRow(f, c, l.rows[i], i == cur))
+	}
+	return out
+}
 
+// title is the picker's first line: PODS, the filter and the order, and on the right how many
+// pods are listed and which of them are shown, rows from first.
+func (pk picker) title(f *frame, l *pickerList, first, rows int) string {
 	title := f.styled(sTableHeader, "PODS")
 	if pk.filter != "" || pk.typing {
 		title += f.styled(sMuted, " · filter ") + present.Safe(pk.filter)
@@ -36,46 +57,34 @@ func (pk picker) render(f *frame, memo *navMemo, h int) []string {
 	if len(l.rows) > rows && rows > 0 {
 		count = strconv.Itoa(first+1) + "-" + strconv.Itoa(first+rows) + " of " + count
 	}
-	out := []string{joinRight(title, f.styled(sMuted, count), f.width)}
-	if h == 1 {
-		return out
+	return joinRight(title, f.styled(sMuted, count), f.width)
+}
+
+// pickerRow is the picker's line of a pod: marked when it is the pod shown, and under the cursor.
+func pickerRow(f *frame, c pickerCols, in *podInfo, cursor bool) string {
+	sel, style, styled := " ", sHighlight, false
+	if in.uid == f.view.pod {
+		sel, styled = f.st.Glyphs.Selected, true
 	}
-	c := newPickerCols(l, f.width)
-	head := " " + pad("NAME", c.name) + " " + pad("STATUS", c.status) + " SLOWEST GAP"
-	out = append(out, f.styled(sTableHeader, truncate(head, f.width)))
-	switch {
-	case l.total == 0:
-		return append(out, "  "+f.styled(sMuted, "no pod yet"))
-	case len(l.rows) == 0:
-		return append(out, "  "+f.styled(sMuted, "no pod matches the filter"))
+	if cursor {
+		sel, style, styled = f.st.Glyphs.Cursor, sCursor, true
 	}
-	for i := first; i < min(first+rows, len(l.rows)); i++ {
-		in := l.rows[i]
-		sel, style, styled := " ", sHighlight, false
-		if in.uid == f.view.pod {
-			sel, styled = f.st.Glyphs.Selected, true
-		}
-		if i == cur {
-			sel, style, styled = f.st.Glyphs.Cursor, sCursor, true
-		}
-		status := f.statusStyled(in.status)
-		if styled {
-			status = in.status // the row's style applies to it all
-		}
-		if in.deleted {
-			status += ", deleted"
-		}
-		gapValue := in.gapValue
-		if in.slowest == nil {
-			gapValue = "-"
-		}
-		line := strings.TrimRight(c.line(sel, in.name, status, gapValue, in.gapName), " ")
-		if styled {
-			line = f.styled(style, line)
-		}
-		out = append(out, line)
+	status := f.statusStyled(in.status)
+	if styled {
+		status = in.status // the row's style applies to it all
 	}
-	return out
+	if in.deleted {
+		status += ", deleted"
+	}
+	gapValue := in.gapValue
+	if in.slowest == nil {
+		gapValue = "-"
+	}
+	line := strings.TrimRight(c.line(sel, in.name, status, gapValue, in.gapName), " ")
+	if styled {
+		line = f.styled(style, line)
+	}
+	return line
 }
 
 // pickerCols are the widths of the picker's columns.

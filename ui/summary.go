@@ -169,16 +169,7 @@ func (st summaryScreen) render(f *frame, memo *navMemo, h int) []string {
 		if len(out) >= h {
 			return out
 		}
-		sel := " "
-		if i == gi {
-			sel = f.st.Glyphs.Cursor
-		}
-		stats := [4]string{c.statText(0, g.Min), c.statText(1, g.P50), c.statText(2, g.P90), c.statText(3, g.Max)}
-		line := strings.TrimRight(c.line(sel, present.Safe(g.Name), strconv.Itoa(g.Count), stats), " ")
-		if i == gi {
-			line = f.styled(sHighlight, line)
-		}
-		out = append(out, line)
+		out = append(out, summaryGapRow(f, c, g, i == gi))
 	}
 	g := sum.Gaps[gi]
 	switch {
@@ -191,9 +182,28 @@ func (st summaryScreen) render(f *frame, memo *navMemo, h int) []string {
 			out = append(out, " "+stripText(g, max(f.width-2-len(textfmt.Dur(g.Min.Value))-len(textfmt.Dur(g.Max.Value))-2, 1)))
 		}
 	}
-	rows := h - len(out) - 1
+	return append(out, st.podRows(f, c, g, h-len(out)-1)...)
+}
+
+// summaryGapRow is the gap table's line of g, highlighted when it is the gap selected.
+func summaryGapRow(f *frame, c summaryCols, g timeline.GapSummary, selected bool) string {
+	sel := " "
+	if selected {
+		sel = f.st.Glyphs.Cursor
+	}
+	stats := [4]string{c.statText(0, g.Min), c.statText(1, g.P50), c.statText(2, g.P90), c.statText(3, g.Max)}
+	line := strings.TrimRight(c.line(sel, present.Safe(g.Name), strconv.Itoa(g.Count), stats), " ")
+	if selected {
+		line = f.styled(sHighlight, line)
+	}
+	return line
+}
+
+// podRows are gap g's pods, the slowest first, as many as fit in rows lines around the cursor,
+// under their heading; none when rows is not positive.
+func (st summaryScreen) podRows(f *frame, c summaryCols, g timeline.GapSummary, rows int) []string {
 	if rows <= 0 {
-		return out
+		return nil
 	}
 	cur := st.podAt(g)
 	n := min(rows, len(g.Values))
@@ -202,7 +212,7 @@ func (st summaryScreen) render(f *frame, memo *navMemo, h int) []string {
 	if n < len(g.Values) {
 		head = withPosition(head, first, n, len(g.Values), f.width)
 	}
-	out = append(out, f.styled(sTableHeader, head))
+	out := []string{f.styled(sTableHeader, head)}
 	for i := first; i < first+n; i++ {
 		v := g.Values[i]
 		sel := " "
