@@ -115,15 +115,13 @@ type viewState struct {
 	pod       string // the selected pod's UID
 	autoPod   bool   // select the newest pod until the user picks one
 	lane      string // the selected container; empty selects the pod row
-	cursor    int    // the milestone cursor's row; -1 follows the newest rows
 	zoom      time.Duration
 	follow    bool
 	frozenEnd time.Time // the axis' right edge while not following
 
-	focus    tableFocus // the table PgUp/PgDn and search act on
-	evCursor int        // the Events table's cursor, an index in eventList; -1 follows the newest
-	search   search     // the search of the table in focus
-	inPod    bool       // a pod opened from the fleet table: esc goes back to it
+	tables        // the milestone table and the Events: the focus and the cursors
+	search search // the search of the table in focus
+	inPod  bool   // a pod opened from the fleet table: esc goes back to it
 }
 
 // NewModel returns a Model for cfg. Build cfg.Styles before the program starts (NewStyles
@@ -133,7 +131,7 @@ func NewModel(cfg Config) Model {
 		cfg:   cfg,
 		help:  help.New(),
 		tick:  cfg.Tick,
-		view:  viewState{autoPod: true, cursor: -1, evCursor: -1, follow: true},
+		view:  viewState{autoPod: true, follow: true},
 		cache: newViewCache(),
 		memo:  newNavMemo(),
 	}
@@ -150,7 +148,7 @@ func NewModel(cfg Config) Model {
 	}
 	m.keys = keys.forMode(cfg.Mode)
 	m.helpScreen, m.inspector = newHelpScreen(m.keys), newInspector(m.keys)
-	m.view.search, m.picker = newSearch(m.keys), newPicker(m.keys)
+	m.view.tables, m.view.search, m.picker = newTables(m.keys), newSearch(m.keys), newPicker(m.keys)
 	m.summary = newSummaryScreen(m.keys, cfg.Summary)
 	m.help.Styles = m.styles.Help
 	m.spinner = spinner.New(spinner.WithSpinner(spinner.MiniDot), spinner.WithStyle(m.styles.Spinner))

@@ -82,31 +82,6 @@ func (m *Model) laneKey(msg tea.KeyMsg) bool {
 	return true
 }
 
-// tableKey pages the table in focus, moves the focus between the milestones and the Events,
-// opens the inspector on the milestone cursor's row, and moves that cursor (in a replay, n and
-// p step the replay to the next or previous milestone instead).
-func (m *Model) tableKey(msg tea.KeyMsg) {
-	k := m.keys
-	switch {
-	case key.Matches(msg, k.PageUp):
-		m.page(-1)
-	case key.Matches(msg, k.PageDown):
-		m.page(1)
-	case key.Matches(msg, k.Events):
-		m.view.focus = 1 - m.view.focus
-	case key.Matches(msg, k.Accept) && m.view.focus == focusMilestones:
-		m.inspector = m.inspector.openOn(m.currentPod(), m.view.cursor)
-	case key.Matches(msg, k.Next) && m.replaying():
-		m.step(1)
-	case key.Matches(msg, k.Next):
-		m.moveCursor(1)
-	case key.Matches(msg, k.Prev) && m.replaying():
-		m.step(-1)
-	case key.Matches(msg, k.Prev):
-		m.moveCursor(-1)
-	}
-}
-
 // replayKey steers the replay: play or pause, its speed, its end and its start.
 func (m *Model) replayKey(msg tea.KeyMsg) {
 	k, c := m.keys, m.cfg.Control
@@ -249,32 +224,6 @@ func (m *Model) movePod(d int) {
 	if laneIndex(m.snap.Pods.At(i), m.view.lane) < 0 {
 		m.view.lane = ""
 	}
-}
-
-// moveCursor moves the milestone cursor: from following the newest rows, forward goes to the
-// first row and back to the last; forward past the last row follows the newest rows again.
-func (m *Model) moveCursor(d int) {
-	i := m.selectedPod()
-	if i < 0 {
-		return
-	}
-	n := rowCount(m.snap.Pods.At(i))
-	if n == 0 {
-		return
-	}
-	c := m.view.cursor
-	switch {
-	case c < 0 && d > 0:
-		c = 0
-	case c < 0:
-		c = n - 1
-	default:
-		c = max(c+d, 0)
-	}
-	if c >= n {
-		c = -1
-	}
-	m.view.cursor = c
 }
 
 // toggleFollow freezes the axis where it is, or makes it follow now again.

@@ -43,38 +43,3 @@ func (m *Model) pan(d int) bool {
 	m.view.follow, m.view.frozenEnd = false, to
 	return true
 }
-
-// page moves the cursor of the table in focus a page up (d < 0) or down: a page is the rows the
-// table shows, less one kept in view.
-func (m *Model) page(d int) {
-	f := m.frameView()
-	p := f.pod()
-	if p == nil {
-		return
-	}
-	job := f.jobOf(p)
-	lay := layoutBody(&f, p, job, bodyHeight(&f, p))
-	if m.view.focus == focusEvents {
-		n := len(m.navMemo().eventList(p, job))
-		m.view.evCursor = pageCursor(m.view.evCursor, n, max(lay.got[secEvents]-2, 1), d)
-		return
-	}
-	m.view.cursor = pageCursor(m.view.cursor, rowCount(p), max(lay.got[secTable]-2, 1), d)
-}
-
-// pageCursor is cursor c of a table of n rows moved size rows on (back when d < 0). -1 follows
-// the newest rows: paging up from there starts at the last row, and paging down past the last
-// row follows them again.
-func pageCursor(c, n, size, d int) int {
-	if n == 0 || (c < 0 && d > 0) {
-		return -1
-	}
-	if c < 0 {
-		c = n - 1
-	}
-	c += d * size
-	if c >= n {
-		return -1
-	}
-	return max(c, 0)
-}
