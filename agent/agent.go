@@ -44,6 +44,8 @@ type Agent struct {
 	// Owned by Run's goroutine.
 	e      *play.Engine
 	pods   map[string]*podTrack // by UID
+	tombs  map[string]tombstone // the pods forgotten, by UID
+	obs    filtered             // the feed, without what is about the pods forgotten
 	last   timeline.Snapshot    // the snapshot the last sweep looked at
 	listed bool                 // the first list is in: pods becoming final from now on are new
 	health *health
@@ -70,7 +72,8 @@ func New(cfg Config, m *Metrics) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Agent{cfg: cfg, m: m, owners: newOwners(cfg.OwnerNames, cfg.MaxOwners), e: play.NewEngine(), pods: map[string]*podTrack{}}
+	return &Agent{cfg: cfg, m: m, owners: newOwners(cfg.OwnerNames, cfg.MaxOwners), e: play.NewEngine(),
+		pods: map[string]*podTrack{}, tombs: map[string]tombstone{}}
 }
 
 // SetLeader says whether this replica leads (observes and sends) or stands by.
@@ -94,6 +97,7 @@ func (a *Agent) Ready() bool { return a.ready.Load() }
 func (a *Agent) Run(ctx context.Context, src watch.Source) error {
 	a.health = newHealth(src, a.m)
 	feed := source.Of(a.health)
+	a.obs = filtered{Feed: feed, tombs: a.tombs}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type read struct {
@@ -130,7 +134,7 @@ func (a *Agent) Run(ctx context.Context, src watch.Source) error {
 			case r.err != nil:
 				return r.err
 			default:
-				a.add(feed, r.in)
+				a.add(r.in)
 			}
 		case <-tick.C:
 			a.sweep()
@@ -144,12 +148,12 @@ func (a *Agent) Run(ctx context.Context, src watch.Source) error {
 // add applies one input. A watch's note is logged, not kept: the engine would keep its text
 // for the agent's life. The first list's end is swept at once, so that the pods final in it,
 // and only they, are skipped.
-func (a *Agent) add(feed *source.Feed, in play.Input) {
+func (a *Agent) add(in play.Input) {
 	switch {
 	case in.Note != "":
 		a.cfg.Log.Info("watch", "note", in.Note)
 	case in.Listed:
-		a.e.Add(feed, in)
+		a.e.Add(a.obs, in)
 		if !a.listed {
 			a.sweep()
 			a.listed = true
@@ -157,6 +161,6 @@ func (a *Agent) add(feed *source.Feed, in play.Input) {
 			a.cfg.Log.Info("first list in", "pods", len(a.pods), "leader", a.Leader())
 		}
 	default:
-		a.e.Add(feed, in)
+		a.e.Add(a.obs, in)
 	}
 }

@@ -282,15 +282,23 @@ func TestFindingsAndRestarts(t *testing.T) {
 }
 
 // TestCountedOnce replays the same final pods twice into one agent, as a relist brings them
-// again: each is counted once.
+// again: each is counted once, whether its timeline is still kept or only its UID is
+// (--keep-finished 0 forgets it at once).
 func TestCountedOnce(t *testing.T) {
-	name := "termination-order"
-	a, m := run(t, true, Config{OwnerNames: true}, &listedFirst{Source: reader(t, name)}, reader(t, name))
-	_ = a
-	gaps, _, pods := want(replayed(t, name))
-	checkHistograms(t, histograms(t, m, "sidecar_top_gap_seconds"), gaps)
-	if got := counters(t, m, "sidecar_top_pods_final_total"); !mapsEqual(got, pods) {
-		t.Errorf("pods final %v, want %v (once each)", got, pods)
+	for _, keep := range []time.Duration{time.Hour, 0} {
+		t.Run(keep.String(), func(t *testing.T) {
+			for _, name := range []string{"termination-order", "job-native-sidecar"} {
+				a, m := run(t, true, Config{OwnerNames: true, KeepFinished: keep}, &listedFirst{Source: reader(t, name)}, reader(t, name))
+				gaps, _, pods := want(replayed(t, name))
+				checkHistograms(t, histograms(t, m, "sidecar_top_gap_seconds"), gaps)
+				if got := counters(t, m, "sidecar_top_pods_final_total"); !mapsEqual(got, pods) {
+					t.Errorf("%s: pods final %v, want %v (once each)", name, got, pods)
+				}
+				if kept := a.e.Snapshot().Pods.Len(); keep == 0 && kept != 0 {
+					t.Errorf("%s: --keep-finished 0 kept %d pods' timelines", name, kept)
+				}
+			}
+		})
 	}
 }
 

@@ -47,6 +47,7 @@ func (a *Agent) sweep() {
 			t.traceID = a.cfg.Traces.Send(t.pod)
 		}
 	}
+	a.forget(now)
 	a.m.PodsWatched.Set(float64(len(a.pods)))
 	a.m.PodsOpen.Set(float64(open))
 }
