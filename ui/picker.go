@@ -88,26 +88,34 @@ func (n *navMemo) pickerList(pods timeline.Seq[*timeline.Pod], filter string, sl
 		}
 	}
 	if slowest {
-		slices.SortStableFunc(l.rows, func(a, b *podInfo) int {
-			switch {
-			case a.slowest == nil || b.slowest == nil:
-				return boolCmp(a.slowest == nil, b.slowest == nil)
-			case a.slowest.Span.Value > b.slowest.Span.Value:
-				return -1
-			case a.slowest.Span.Value < b.slowest.Span.Value:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(l.rows, bySlowestGap)
 	}
+	l.measure()
+	n.picker.last = l
+	return l
+}
+
+// bySlowestGap orders pods by their slowest named gap, the longest first, those without last.
+func bySlowestGap(a, b *podInfo) int {
+	switch {
+	case a.slowest == nil || b.slowest == nil:
+		return boolCmp(a.slowest == nil, b.slowest == nil)
+	case a.slowest.Span.Value > b.slowest.Span.Value:
+		return -1
+	case a.slowest.Span.Value < b.slowest.Span.Value:
+		return 1
+	}
+	return 0
+}
+
+// measure works out the widths the rows listed need.
+func (l *pickerList) measure() {
 	l.nameW, l.statusW = len("NAME"), len("STATUS")
 	for _, in := range l.rows {
 		l.nameW = max(l.nameW, cellWidth(in.name))
 		l.statusW = max(l.statusW, cellWidth(in.status)+boolInt(in.deleted)*len(", deleted"))
 		l.gapW = max(l.gapW, len(in.gapValue))
 	}
-	n.picker.last = l
-	return l
 }
 
 // boolCmp orders false before true.

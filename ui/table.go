@@ -175,7 +175,6 @@ func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string 
 	if height < 2 {
 		return nil
 	}
-	st := f.st
 	rows := p.Rows()
 	tw := f.cache.tableWidths(p)
 	c := newTableCols(tw, f.width).withWhy(tw, f.explain)
@@ -195,42 +194,48 @@ func renderTable(f *frame, memo *navMemo, p *timeline.Pod, height int) []string 
 		matches = memo.matches(focusMilestones, p, f.jobOf(p), q)
 	}
 	for i := first; i < first+n; i++ {
-		r := &rows[i]
-		m := r.Milestone
-		sel, style, styled := " ", sHighlight, false
-		if r.Lane == f.view.lane {
-			sel, style, styled = st.Glyphs.Selected, sHighlight, true
-		}
-		if isMatch(matches, i) {
-			sel, style, styled = matchMark, sInfo, true
-		}
-		if i == f.view.cursor {
-			sel, style, styled = st.Glyphs.Cursor, sCursor, true
-		}
-		source := present.Safe(string(m.Source))
-		kind := kindName(*m)
-		if m.Source == timeline.SourceInferred && !styled {
-			source, kind = f.styled(sInferred, source), f.styled(sInferred, pad(kind, c.kind))
-		}
-		offset, gap := pt.fmtAt(m.At), ""
-		if pt.placed(m.At) {
-			offset = c.offCol.format(pt.offset(m))
-		}
-		if g := rowGap(rows, i, pt); g != nil {
-			gap = c.gapCol.format(*g)
-		}
-		why := ""
-		if c.why > 0 && m.Why != "" {
-			why = safeFields(m.Why)
-		}
-		line := c.line(sel, offset, gap, laneName(r.Lane), kind, detail(*m), source, why)
-		line = strings.TrimRight(line, " ")
-		if styled {
-			line = f.styled(style, line)
-		}
-		out = append(out, line)
+		out = append(out, tableRow(f, &c, rows, i, &pt, isMatch(matches, i)))
 	}
 	return out
+}
+
+// tableRow is the milestone table's line of rows[i]: marked when its lane is selected, when it
+// matches the search and when the cursor is on it; an inferred row's kind and source muted.
+func tableRow(f *frame, c *tableCols, rows []timeline.Row, i int, pt *podTimes, match bool) string {
+	r := &rows[i]
+	m := r.Milestone
+	st := f.st
+	sel, style, styled := " ", sHighlight, false
+	if r.Lane == f.view.lane {
+		sel, style, styled = st.Glyphs.Selected, sHighlight, true
+	}
+	if match {
+		sel, style, styled = matchMark, sInfo, true
+	}
+	if i == f.view.cursor {
+		sel, style, styled = st.Glyphs.Cursor, sCursor, true
+	}
+	source := present.Safe(string(m.Source))
+	kind := kindName(*m)
+	if m.Source == timeline.SourceInferred && !styled {
+		source, kind = f.styled(sInferred, source), f.styled(sInferred, pad(kind, c.kind))
+	}
+	offset, gap := pt.fmtAt(m.At), ""
+	if pt.placed(m.At) {
+		offset = c.offCol.format(pt.offset(m))
+	}
+	if g := rowGap(rows, i, *pt); g != nil {
+		gap = c.gapCol.format(*g)
+	}
+	why := ""
+	if c.why > 0 && m.Why != "" {
+		why = safeFields(m.Why)
+	}
+	line := strings.TrimRight(c.line(sel, offset, gap, laneName(r.Lane), kind, detail(*m), source, why), " ")
+	if styled {
+		line = f.styled(style, line)
+	}
+	return line
 }
 
 // withPosition ends a table's heading, at the right of width cells, with which of its total rows
