@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/sidecar-top/sidecar-top/fleet"
@@ -169,4 +170,20 @@ func fleetEmpty(t *FleetTable) string {
 		return "no pod with a sidecar (" + strconv.Itoa(c.Hidden) + " hidden)"
 	}
 	return "no pod matches the filter"
+}
+
+// status is what the status line says over the table: the filter being typed, and which of the
+// table's helps (for the memo) with the help itself, the root's keys that act over the table
+// last.
+func (t *FleetTable) status(f *frame) (lead string, what uint8, hints func() []key.Binding) {
+	if t.typing {
+		lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
+	}
+	k := f.keys
+	return lead, 8 + boolUint8(t.typing), func() []key.Binding {
+		if t.typing {
+			return []key.Binding{t.KeyMap.Accept, t.KeyMap.Clear}
+		}
+		return append(t.KeyMap.ShortHelp(), k.Summary, k.Help, k.Quit)
+	}
 }

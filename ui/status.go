@@ -7,14 +7,12 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/sidecar-top/sidecar-top/play"
-	"github.com/sidecar-top/sidecar-top/present"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
-// statusLine is the last line: what the picker or a search offers while one is in use, else the
-// messages and the short help.
+// statusLine is the last line: what the sub-model shown on top (or the search) says and offers,
+// else the messages and the short help.
 func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
-	k := f.keys
 	var (
 		lead  string
 		what  uint8 // which hints, for the memo
@@ -22,17 +20,7 @@ func statusLine(f *frame, memo *navMemo, p *timeline.Pod) string {
 	)
 	switch s := f.view.search; {
 	case f.fleet != nil && !f.summary.open && !f.helpScreen.open:
-		t := f.fleet
-		if t.typing {
-			lead = "filter: " + present.Safe(t.filter) + typingCaret(f)
-		}
-		what = 8 + boolUint8(t.typing)
-		hints = func() []key.Binding {
-			if t.typing {
-				return []key.Binding{t.KeyMap.Accept, t.KeyMap.Clear}
-			}
-			return append(t.KeyMap.ShortHelp(), k.Summary, k.Help, k.Quit)
-		}
+		lead, what, hints = f.fleet.status(f)
 	case f.inspector.open && !f.helpScreen.open:
 		what, hints = 10, f.inspector.keys.ShortHelp
 	case f.picker.open:
