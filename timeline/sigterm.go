@@ -100,24 +100,22 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, de
 	}
 	prereqs, pending := sidecarPrereqs(lanes, i, kill, ps.deletion == nil)
 	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(lanes)
-	if !stopping || (kill == nil && exit == nil) {
+	var end podEnd
+	ended := false
+	if !stopping || (kill == nil && deleting == nil) {
+		end, ended = podEndOf(ps, lanes) // it ended on its own: a failed init container, a Job's pod, a deadline
+	}
+	if !(stopping || ended) || (kill == nil && exit == nil) {
 		return
 	}
 	if pending && exit == nil {
 		return // not signalled yet: it waits for the containers that are still running
 	}
-	// When the pod began to stop: the sidecar's Killing Event, else the deletion request.
-	var killIv interval
-	var killAt time.Time
-	var ev []Evidence
-	if kill != nil {
-		killIv, killAt = kill.when, kill.at
-		ev = append(ev, kill.evidence(kill.ev.Reason))
-		ev[0].Note = "the kubelet reports Killing for a sidecar when the pod starts to stop, before it signals it"
-	} else if del := deleting; del != nil {
-		killIv, killAt = interval{del.Earliest, del.Latest}, del.At
-		ev = append(ev, Evidence{What: "deletion requested", Note: "no Killing Event seen"})
-	} else {
+	killIv, killAt, ev, ok := stopBegan(kill, deleting)
+	if !ok {
+		if ended && exit != nil {
+			sigtermAtEnd(ps, lanes, i, run, end, exit) // nothing says when it began to stop
+		}
 		return
 	}
 	spec := c.ls.spec
@@ -179,17 +177,33 @@ func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, de
 	c.add(run, m)
 }
 
+// stopBegan is when the pod began to stop, as the sidecar's Killing Event says, else the
+// deletion request; ok is false when neither does.
+func stopBegan(kill *eventOcc, deleting *Milestone) (iv interval, at time.Time, ev []Evidence, ok bool) {
+	switch {
+	case kill != nil:
+		ev = append(ev, kill.evidence(kill.ev.Reason))
+		ev[0].Note = "the kubelet reports Killing for a sidecar when the pod starts to stop, before it signals it"
+		return kill.when, kill.at, ev, true
+	case deleting != nil:
+		ev = append(ev, Evidence{What: "deletion requested", Note: "no Killing Event seen"})
+		return interval{deleting.Earliest, deleting.Latest}, deleting.At, ev, true
+	}
+	return interval{}, time.Time{}, nil, false
+}
+
 // sidecarPrereqs are the exits a sidecar waits for when the pod stops: of app containers that
 // were running when it began, and of later sidecars. pending says one of them has not exited.
-// When the pod completed (not deleted), the kubelet stops the sidecars because the app
-// containers have exited: they are before its Killing, and only the later sidecars count.
-func sidecarPrereqs(lanes []*passLane, i int, kill *eventOcc, completed bool) (exits []*Milestone, pending bool) {
+// When the pod was not deleted, an app container the kubelet did not stop exited on its own,
+// which is why the pod ended (a Job's pod completed): it is before the sidecar's Killing, and not
+// waited for. One the kubelet stopped (it has a SIGTERM: a deadline, the kubelet's eviction) is.
+func sidecarPrereqs(lanes []*passLane, i int, kill *eventOcc, notDeleted bool) (exits []*Milestone, pending bool) {
 	for j, c := range lanes {
-		if !(c.kind() == KindApp || (c.kind() == KindSidecar && j > i)) || (completed && c.kind() == KindApp) {
+		if !(c.kind() == KindApp || (c.kind() == KindSidecar && j > i)) {
 			continue
 		}
 		run := c.lastRun()
-		if run < 0 {
+		if run < 0 || (notDeleted && c.kind() == KindApp && c.find(MSigterm, run) == nil) {
 			continue
 		}
 		exit := c.find(MExit, run)
