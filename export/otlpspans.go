@@ -48,7 +48,7 @@ const (
 
 // podTrace makes pod p's trace with the SDK and returns its spans:
 //   - a root span "pod NAME" over the pod's life, with the pod's milestones as span events and
-//     its findings and named gaps as attributes;
+//     its findings and named gaps as attributes (each gap's seconds and bounds as numbers too);
 //   - under it a span per container run ("NAME", or "NAME restart N" for a later run), with the
 //     run's milestones as span events;
 //   - under each run a span per stretch of its lane in one state (pending, waiting, running,
@@ -85,6 +85,9 @@ func podTrace(ctx context.Context, in Input, p *timeline.Pod, serviceName string
 	}
 	if len(gaps) > 0 {
 		attrs = append(attrs, keyGaps.StringSlice(gaps))
+	}
+	for _, g := range p.Gaps {
+		attrs = append(attrs, gapAttrs(g)...)
 	}
 	if len(findings) > 0 {
 		attrs = append(attrs, keyFindings.StringSlice(findings))
