@@ -32,13 +32,9 @@ type inspectorKeyMap struct {
 }
 
 func newInspector(k KeyMap) inspector {
-	as := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
 	return inspector{keys: inspectorKeyMap{
-		Close: as(k.Accept, "close"), Back: k.Cancel,
-		Next: as(k.Next, "next milestone"), Prev: as(k.Prev, "previous milestone"), NextRow: k.Down, PrevRow: k.Up,
+		Close: withDesc(k.Accept, "close"), Back: k.Cancel,
+		Next: withDesc(k.Next, "next milestone"), Prev: withDesc(k.Prev, "previous milestone"), NextRow: k.Down, PrevRow: k.Up,
 		Help: k.Help, Quit: k.Quit,
 	}}
 }

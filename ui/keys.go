@@ -5,7 +5,8 @@ import "github.com/charmbracelet/bubbles/key"
 // KeyMap is the model's key bindings. It is a help.KeyMap, so the status line and the `?`
 // screen are drawn from it; bindings that do nothing in the current mode are disabled and so
 // left out of the help. README's keys section is written from it too (keyGroups), and a test
-// checks that every binding is in both.
+// checks that every binding is in both. Each sub-model's KeyMap (the picker's, the summary's...)
+// is made from it, so a binding changed here changes wherever it is used.
 type KeyMap struct {
 	Up, Down         key.Binding // select a lane
 	NextPod, PrevPod key.Binding // select a pod

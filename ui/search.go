@@ -43,13 +43,9 @@ type searchKeyMap struct {
 }
 
 func newSearch(k KeyMap) search {
-	as := func(b key.Binding, desc string) key.Binding {
-		b.SetHelp(b.Help().Key, desc)
-		return b
-	}
 	return search{keys: searchKeyMap{
-		Done: as(k.Accept, "done"), Cancel: as(k.Cancel, "cancel"), NextMatch: k.NextMatch, PrevMatch: k.PrevMatch,
-		End: as(k.Cancel, "end search"), Help: k.Help, Quit: k.Quit,
+		Done: withDesc(k.Accept, "done"), Cancel: withDesc(k.Cancel, "cancel"), NextMatch: k.NextMatch, PrevMatch: k.PrevMatch,
+		End: withDesc(k.Cancel, "end search"), Help: k.Help, Quit: k.Quit,
 	}}
 }
 
