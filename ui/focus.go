@@ -19,11 +19,13 @@ const (
 )
 
 // focus is the sub-model msg goes to: the one shown on top, or the search being typed. Over the
-// fleet table, ? and S are the root's (they open the help and the summary over it); the
-// inspector gives way to the help shown over it.
+// fleet table, ? and S are the root's (they open the help and the summary over it), unless the
+// table's filter is being typed (they are letters of it then); the picker opened over the table
+// has the keys; the inspector gives way to the help shown over it.
 func (m *Model) focus(msg tea.KeyMsg) keyFocus {
 	switch {
-	case m.inTable() && !m.helpScreen.open && !m.summary.open && !key.Matches(msg, m.keys.Help, m.keys.Summary):
+	case m.inTable() && !m.helpScreen.open && !m.summary.open && !m.picker.open &&
+		(m.fleet.Typing() || !key.Matches(msg, m.keys.Help, m.keys.Summary)):
 		return toFleet
 	case m.inspector.open && !m.helpScreen.open:
 		return toInspector

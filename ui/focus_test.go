@@ -33,6 +33,9 @@ func TestFocus(t *testing.T) {
 		{"? over the fleet table", table(), nil, "?", toRoot},
 		{"S over the fleet table", table(), nil, "S", toRoot},
 		{"the help over the fleet table", table(), []string{"?"}, "j", toHelp},
+		{"S typed in the fleet table's filter", table(), []string{"/"}, "S", toFleet},
+		{"? typed in the fleet table's filter", table(), []string{"/"}, "?", toFleet},
+		{"the picker over the fleet table", table(), []string{"?", "P"}, "j", toPicker},
 		{"a pod opened from the table", table(), []string{"enter"}, "j", toRoot},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
