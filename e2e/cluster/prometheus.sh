@@ -7,7 +7,7 @@
 # PromQL over its HTTP API.
 # Built with -tags remove_all_sd,enable_kubernetes_sd: of the service discoveries only Kubernetes'
 # (and the always-present file and HTTP ones), which is how the tests find the agent's pods; the
-# cloud SDKs of the others would double the build. The web UI's assets are not embedded
+# cloud SDKs of the others would only lengthen the build. The web UI's assets are not embedded
 # (no builtinassets tag): the tests use the HTTP API only.
 # Cold (an empty Go build cache): ~10 CPU-minutes, ~6 min on 2 idle cores (docs/testing.md); with a
 # warm Go build cache a few seconds; once built, nothing.
