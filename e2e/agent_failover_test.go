@@ -97,7 +97,7 @@ func testAgentFailover(t *testing.T, prom *harness.Prometheus) {
 // killLeader kills the leading replica as a crash would: its process SIGKILLed on the node (so it
 // neither gives up the Lease nor flushes anything), and its pod deleted at once
 // (--grace-period=0 --force, so the kubelet does not start it again under the same name). It
-// waits for the other replica to lead: the Lease names it and its /readyz says "leader", within
+// waits for another replica to lead: the Lease names it and its /readyz says "leader", within
 // the Lease's duration plus 5 s of the kill.
 func killLeader(t *testing.T) {
 	t.Helper()
@@ -125,23 +125,36 @@ func killLeader(t *testing.T) {
 	if out, err := env.Kubectl(ctx, "-n", agentNS, "delete", "pod", leader, "--grace-period=0", "--force", "--wait=false"); err != nil {
 		t.Fatalf("deleting the leader %s: %v\n%s", leader, err, out)
 	}
+	// The surviving replica, or the Deployment's replacement for the killed one if it is up in
+	// time: both race for the Lease once it expires, and either is another replica leading.
 	limit := dur + 5*time.Second
 	for {
 		holder, _, err := leaseHolder(ctx)
+		now, _ := agentPods(ctx)
 		if err == nil && holder != leader {
-			for _, p := range pods {
-				if p.Name == holder && readyz(ctx, p.IP) == "leader" {
-					t.Logf("leader %s killed (process %d); %s leads %s later (Lease duration %s)", leader, pid, holder, time.Since(killed).Round(time.Millisecond), dur)
+			for _, p := range now {
+				if p.Name == holder && p.Readyz == "leader" {
+					t.Logf("leader %s killed (process %d); %s (%s) leads %s later (Lease duration %s)", leader, pid, holder,
+						survivorOrNew(pods, holder), time.Since(killed).Round(time.Millisecond), dur)
 					return
 				}
 			}
 		}
 		if time.Since(killed) > limit {
-			now, _ := agentPods(ctx)
 			t.Fatalf("leader %s killed %s ago; no other replica leads (Lease holder %q, %v; replicas %+v)", leader, limit, holder, err, now)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
+}
+
+// survivorOrNew says whether the replica was running before the kill or is the replacement.
+func survivorOrNew(before []agentPod, name string) string {
+	for _, p := range before {
+		if p.Name == name {
+			return "the other replica"
+		}
+	}
+	return "the Deployment's replacement"
 }
 
 // agentProcess is the PID, on this node, of the sidecar-top process of the pod with that UID: the
