@@ -184,13 +184,22 @@ func checkTraceInJaeger(t *testing.T, p *timeline.Pod, ns string, spans []harnes
 		if diff := cmp.Diff(gotStates, wantStates); diff != "" {
 			t.Errorf("span %s's state spans (-got +want):\n%s", c.Name, diff)
 		}
-		// Each milestone is an event at its best estimate, with its bounds.
+		// Each milestone is an event at its best estimate, with its bounds: the n-th milestone of
+		// a name (a probe's repeated failures are one each) the n-th event of that name.
+		seen := map[string]int{}
 		for _, m := range c.Milestones() {
 			var ev *harness.JaegerEvent
+			nth := seen[kindName(m)]
+			seen[kindName(m)]++
 			for k := range run.Events {
-				if run.Events[k].Name == kindName(m) {
-					ev = &run.Events[k]
+				if run.Events[k].Name != kindName(m) {
+					continue
 				}
+				if nth == 0 {
+					ev = &run.Events[k]
+					break
+				}
+				nth--
 			}
 			if ev == nil {
 				continue // reported above
