@@ -237,6 +237,15 @@ func checkJSONGaps(t *testing.T, f *harness.Fleet, rows []fleet.RowJSON) {
 					exitPoint(e.app, e.appLast),
 					exitPoint(e.sidecar, e.sidecar+" exiting"),
 				})
+			case "deletion-to-last-exit":
+				// A pod a finalizer holds, seen by a watch that began after the kubelet's
+				// confirmation rewrote its deletionTimestamp: the bounds must still hold the
+				// kubectl delete call.
+				if last, ok := lastExitOf(f, r.Name); ok {
+					truth, ok = f.GapOf(r.Name, timeline.Gap{From: timeline.MilestoneRef{Kind: timeline.MDeleting},
+						To: timeline.MilestoneRef{Container: last, Kind: timeline.MExit}},
+						[]harness.Point{exitPoint("proxy", exitLines[r.Name]["proxy"]), exitPoint("app", exitLines[r.Name]["app"])})
+				}
 			}
 			if !ok {
 				t.Errorf("%s/%s: gap %s %s: no truth from the runtime for it", r.Namespace, r.Name, id, gapText(span))
@@ -287,4 +296,21 @@ func bound(d time.Duration) string {
 		return "∞"
 	}
 	return d.String()
+}
+
+// lastExitOf is the container of pod that the runtime saw exit last, of the pods whose exits
+// exitLines names.
+func lastExitOf(f *harness.Fleet, pod string) (string, bool) {
+	tr := f.Truth(pod)
+	last, at := "", time.Time{}
+	for c := range exitLines[pod] {
+		rt, ok := tr.RuntimeOf(c, 0)
+		if !ok || rt.Finished.IsZero() {
+			return "", false
+		}
+		if rt.Finished.After(at) {
+			last, at = c, rt.Finished
+		}
+	}
+	return last, last != ""
 }

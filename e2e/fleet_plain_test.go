@@ -168,17 +168,9 @@ func checkPlainDeletion(t *testing.T, f *harness.Fleet, pod string, rows []plain
 	}
 	last := rows[len(rows)-1]
 	t.Logf("%s after its deletion: %d lines, STATUS %v, last %v", pod, len(rows), statuses, last)
-	tr := f.Truth(pod)
-	lastExit := ""
-	var lastAt time.Time
-	for c := range exitLines[pod] {
-		rt, ok := tr.RuntimeOf(c, 0)
-		if !ok || rt.Finished.IsZero() {
-			t.Fatalf("SCENARIO BROKEN: the runtime has no exit of %s's %s", pod, c)
-		}
-		if rt.Finished.After(lastAt) {
-			lastExit, lastAt = c, rt.Finished
-		}
+	lastExit, ok := lastExitOf(f, pod)
+	if !ok {
+		t.Fatalf("SCENARIO BROKEN: the runtime has no exit of some of %s's containers", pod)
 	}
 	points := []harness.Point{exitPoint("proxy", exitLines[pod]["proxy"]), exitPoint("app", exitLines[pod]["app"])}
 	for _, g := range []struct {

@@ -293,9 +293,12 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 	if s := ps.deletion; s != nil {
 		req := ps.deletionAt.Add(-seconds(ps.deletionGrace))
 		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
-		if outOfLife(req, ps.created(), s.at) {
+		switch {
+		case outOfLife(req, ps.created(), s.at):
 			iv = interval{s.prev, s.at} // placed when seen
 			d.note("pod " + p.Name + ": " + oddDeletionNote)
+		case ps.deletionGrace == 0:
+			iv.lo = noGraceLeft(s, ps.created())
 		}
 		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
 			Message: "grace period " + seconds(ps.deletionGrace).String(),

@@ -95,3 +95,17 @@ func seconds(s int64) time.Duration {
 	const most = math.MaxInt64 / int64(time.Second)
 	return time.Duration(min(max(s, 0), most)) * time.Second
 }
+
+// noGraceLeft is the lower bound of a deletion first seen with no grace period left: either one
+// asked with --grace-period=0, or the kubelet's confirmation once the containers stopped, for
+// which the API server rewrites deletionTimestamp to that moment (a pod a finalizer holds keeps
+// it so). deletionTimestamp then says when the deletion ended, not when it was asked, and the
+// request lies anywhere since the pod was last seen without it (s.prev), or since its creation.
+// A watch that began after the kubelet's confirmation had made it 0s [0s, 1s] before the last
+// exit, where it was asked 4 s before.
+func noGraceLeft(s *seen, created time.Time) time.Time {
+	if !s.prev.IsZero() {
+		return s.prev
+	}
+	return created
+}
