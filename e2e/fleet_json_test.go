@@ -241,7 +241,7 @@ func checkJSONGaps(t *testing.T, f *harness.Fleet, rows []fleet.RowJSON) {
 				// A pod a finalizer holds, seen by a watch that began after the kubelet's
 				// confirmation rewrote its deletionTimestamp: the bounds must still hold the
 				// kubectl delete call.
-				if last, ok := lastExitOf(f, r.Name); ok {
+				if last, found := lastExitOf(f, r.Name); found {
 					truth, ok = f.GapOf(r.Name, timeline.Gap{From: timeline.MilestoneRef{Kind: timeline.MDeleting},
 						To: timeline.MilestoneRef{Container: last, Kind: timeline.MExit}},
 						[]harness.Point{exitPoint("proxy", exitLines[r.Name]["proxy"]), exitPoint("app", exitLines[r.Name]["app"])})
