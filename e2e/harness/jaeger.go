@@ -12,11 +12,9 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -27,10 +25,7 @@ type Jaeger struct {
 	OTLP  string // the OTLP/HTTP receiver, http://127.0.0.1:PORT
 	Query string // the query API and UI, http://127.0.0.1:PORT
 
-	cmd  *exec.Cmd
-	log  syncBuffer
-	dir  string
-	done chan struct{}
+	daemon
 }
 
 // jaegerConfig runs only what the test needs: the OTLP/HTTP receiver, memory storage and the
@@ -94,16 +89,10 @@ func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	j := &Jaeger{OTLP: "http://127.0.0.1:" + strconv.Itoa(otlp), Query: "http://127.0.0.1:" + strconv.Itoa(query),
-		dir: dir, done: make(chan struct{})}
-	j.cmd = exec.Command(bin, "--config", "file:"+conf)
-	j.cmd.Stdout, j.cmd.Stderr = &j.log, &j.log
-	j.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := j.cmd.Start(); err != nil {
-		os.RemoveAll(dir)
+	j := &Jaeger{OTLP: "http://127.0.0.1:" + strconv.Itoa(otlp), Query: "http://127.0.0.1:" + strconv.Itoa(query)}
+	if err := j.start(dir, bin, "--config", "file:"+conf); err != nil {
 		return nil, err
 	}
-	go func() { _ = j.cmd.Wait(); close(j.done) }()
 	healthURL := "http://127.0.0.1:" + strconv.Itoa(health) + "/status"
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -134,24 +123,6 @@ func (j *Jaeger) receiverUp() bool {
 		c.Close()
 	}
 	return err == nil
-}
-
-// Stop stops Jaeger (SIGTERM, then SIGKILL after 10 s) and removes its files.
-func (j *Jaeger) Stop() {
-	_ = syscall.Kill(-j.cmd.Process.Pid, syscall.SIGTERM)
-	select {
-	case <-j.done:
-	case <-time.After(10 * time.Second):
-		_ = syscall.Kill(-j.cmd.Process.Pid, syscall.SIGKILL)
-		<-j.done
-	}
-	os.RemoveAll(j.dir)
-}
-
-// LogTail is the last n lines Jaeger logged.
-func (j *Jaeger) LogTail(n int) string {
-	lines := strings.Split(strings.TrimRight(j.log.String(), "\n"), "\n")
-	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
 }
 
 // get GETs url and decodes its JSON answer into v (nil: only checks it is 200).

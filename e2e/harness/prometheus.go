@@ -10,11 +10,8 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 )
 
@@ -26,10 +23,7 @@ import (
 type Prometheus struct {
 	URL string // http://127.0.0.1:PORT
 
-	cmd  *exec.Cmd
-	log  syncBuffer
-	dir  string
-	done chan struct{}
+	daemon
 }
 
 // prometheusConfig scrapes every 1 s each pod of the namespace (%[2]q) whose container port is
@@ -75,16 +69,11 @@ func (e *Env) StartPrometheus(ctx context.Context, namespace, port string) (*Pro
 		return nil, err
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(ports[0])
-	p := &Prometheus{URL: "http://" + addr, dir: dir, done: make(chan struct{})}
-	p.cmd = exec.Command(bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
-	p.cmd.Stdout, p.cmd.Stderr = &p.log, &p.log
-	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := p.cmd.Start(); err != nil {
-		os.RemoveAll(dir)
+	p := &Prometheus{URL: "http://" + addr}
+	if err := p.start(dir, bin, "--config.file="+conf, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--log.level=warn"); err != nil {
 		return nil, err
 	}
-	go func() { _ = p.cmd.Wait(); close(p.done) }()
 	if err := p.waitReady(ctx, 60*time.Second); err != nil {
 		p.Stop()
 		return nil, fmt.Errorf("%w; its log ends:\n%s", err, p.LogTail(20))
@@ -114,26 +103,6 @@ func (p *Prometheus) waitReady(ctx context.Context, limit time.Duration) error {
 			return fmt.Errorf("prometheus not ready within %s", limit)
 		}
 	}
-}
-
-// Stop stops Prometheus (SIGTERM, then SIGKILL after 10 s) and removes its files.
-func (p *Prometheus) Stop() {
-	if p.cmd.Process != nil {
-		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-p.done:
-		case <-time.After(10 * time.Second):
-			_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
-			<-p.done
-		}
-	}
-	os.RemoveAll(p.dir)
-}
-
-// LogTail is the last n lines of what Prometheus printed.
-func (p *Prometheus) LogTail(n int) string {
-	lines := strings.Split(strings.TrimRight(p.log.String(), "\n"), "\n")
-	return strings.Join(lines[max(len(lines)-n, 0):], "\n")
 }
 
 // Sample is one series of an instant vector: its labels and value.
