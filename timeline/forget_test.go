@@ -7,7 +7,6 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestForget: a builder that saw every recording's pods and forgot some of them, midway, gives
@@ -15,16 +14,7 @@ import (
 func TestForget(t *testing.T) {
 	var obs []timeline.Observation
 	for _, name := range recordings.Names() {
-		f, err := recordings.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, items, _, err := watch.ReadAll(f, name)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs = append(obs, watch.Observations(items)...)
+		obs = append(obs, observationsOf(t, name)...)
 	}
 	all := timeline.NewBuilder()
 	cut := len(obs) * 7 / 10

@@ -13,8 +13,14 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// observationsOf is a recording's observations, as the replay reads them.
+// observationsOf is an embedded recording's observations, as the replay reads them.
 func observationsOf(t testing.TB, name string) []timeline.Observation {
+	t.Helper()
+	return watch.Observations(itemsOf(t, name))
+}
+
+// itemsOf is an embedded recording's items, as the reader reads them.
+func itemsOf(t testing.TB, name string) []watch.Item {
 	t.Helper()
 	f, err := recordings.Open(name)
 	if err != nil {
@@ -25,7 +31,7 @@ func observationsOf(t testing.TB, name string) []timeline.Observation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return watch.Observations(items)
+	return items
 }
 
 // withRestartCounts is obs with the restart count of container name's status set by count, from

@@ -14,7 +14,6 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -22,17 +21,8 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // build replays an embedded recording through the same translation and builder as live.
 func build(t *testing.T, name string) timeline.Snapshot {
 	t.Helper()
-	f, err := recordings.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	b := timeline.NewBuilder()
-	for _, o := range watch.Observations(items) {
+	for _, o := range observationsOf(t, name) {
 		b.Apply(o)
 	}
 	return b.Snapshot()

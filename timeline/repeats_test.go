@@ -8,9 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // An Event that repeats is one object whose count and lastTimestamp rise: each update that raised
@@ -28,18 +26,9 @@ type eventUpdate struct {
 // raised their count, in the order received.
 func repeatsIn(t *testing.T, name, container, reason string) []eventUpdate {
 	t.Helper()
-	f, err := recordings.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, name)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []eventUpdate
 	counts := map[string]int32{}
-	for _, it := range items {
+	for _, it := range itemsOf(t, name) {
 		e, ok := it.Object.(*corev1.Event)
 		if !ok || e.Reason != reason || !strings.HasSuffix(e.InvolvedObject.FieldPath, "{"+container+"}") || e.Count <= counts[e.Name] {
 			continue
