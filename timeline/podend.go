@@ -120,6 +120,5 @@ func sigtermAtEnd(ps *podState, lanes []*passLane, i int, run int32, end podEnd,
 	m := Milestone{Kind: MSigterm, Container: c.name(), Attempt: run, At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi,
 		Source: SourceInferred, Evidence: ev, Message: "inferred: not reported by the API",
 		Why: "the pod ended: the kubelet signals a sidecar after the app containers and the sidecars declared after it have exited"}
-	exitAfter(findMilestone(c.edit(run), MExit, run), &m)
-	c.add(run, m)
+	addSigterm(c, run, m)
 }

@@ -82,114 +82,176 @@ func firstEventOf(ls *laneState) *eventOcc {
 // at once and runs the preStop hooks then, but signals a sidecar only after every app container
 // and every sidecar declared after it has exited, or when the grace period runs out. Nobody
 // outside the node sees that signal. A sidecar killed on its own (a probe) already has its SIGTERM.
+//
+// It reads the facts from the pass's lanes (sidecarStopOf), leaves the rules to sidecarStop's
+// methods and sidecarSigterm, and writes what they place into the pass's copy of the run.
 func (d *deriver) inferSidecarSigterm(ps *podState, lanes []*passLane, i int, deleting *Milestone) {
 	c := lanes[i]
 	run := c.lastRun()
 	if run < 0 || c.find(MSigterm, run) != nil {
 		return
 	}
-	start := c.find(startKind(run), run)
-	exit := c.find(MExit, run)
-	var kill *eventOcc
-	killing := c.ls.cache.occsOf("Killing", c.ls.occs["Killing"], run) // those filed under the run
+	f := sidecarStopOf(ps, lanes, i, run, deleting)
+	if !f.due() {
+		return
+	}
+	began, ok := stopBegan(f.kill, deleting)
+	if !ok {
+		if f.ended && f.exit != nil {
+			sigtermAtEnd(ps, lanes, i, run, f.end, f.exit) // nothing says when it began to stop
+		}
+		return
+	}
+	if m, ok := d.sidecarSigterm(&f, began, graceOf(ps, began.iv)); ok {
+		addSigterm(c, run, m)
+	}
+}
+
+// sidecarStop is what the kubelet's rules read to place the SIGTERM of a sidecar's last run as
+// its pod stops: the run's own milestones and Killing Event, and the containers it waits for.
+type sidecarStop struct {
+	name        string
+	run         int32
+	start, exit *Milestone   // the run's start (or restart) and exit, nil if not seen
+	kill        *eventOcc    // its last Killing Event filed under the run, not before it began
+	prereqs     []*Milestone // the exits it waits for (sidecarPrereqs)
+	pending     bool         // one it waits for has not exited
+	stopping    bool         // the pod is deleted, what it waits for has exited, or the apps are done
+	ended       bool         // the pod ended on its own, as end says
+	end         podEnd
+	hasPreStop  bool
+}
+
+// sidecarStopOf reads the facts of the sidecar lanes[i]'s run from the pass's lanes.
+func sidecarStopOf(ps *podState, lanes []*passLane, i int, run int32, deleting *Milestone) sidecarStop {
+	c := lanes[i]
+	f := sidecarStop{name: c.name(), run: run, start: c.find(startKind(run), run), exit: c.find(MExit, run),
+		hasPreStop: c.ls.spec.HasPreStop}
+	f.kill = lastKillingSince(c.ls.cache.occsOf("Killing", c.ls.occs["Killing"], run), f.start) // those filed under the run
+	f.prereqs, f.pending = sidecarPrereqs(lanes, i, f.kill, ps.deletion == nil)
+	f.stopping = ps.deletion != nil || (len(f.prereqs) > 0 && !f.pending) || appsDone(lanes)
+	if !f.stopping || (f.kill == nil && deleting == nil) {
+		f.end, f.ended = podEndOf(ps, lanes) // it ended on its own: a failed init container, a Job's pod, a deadline
+	}
+	return f
+}
+
+// lastKillingSince is the last of killing (in time order) not before the run that began at
+// start did, or nil.
+func lastKillingSince(killing []eventOcc, start *Milestone) *eventOcc {
 	for j := len(killing) - 1; j >= 0; j-- {
 		if start == nil || !killing[j].when.hi.Before(start.Earliest) {
-			kill = &killing[j]
-			break
+			return &killing[j]
 		}
 	}
-	prereqs, pending := sidecarPrereqs(lanes, i, kill, ps.deletion == nil)
-	stopping := ps.deletion != nil || (len(prereqs) > 0 && !pending) || appsDone(lanes)
-	var end podEnd
-	ended := false
-	if !stopping || (kill == nil && deleting == nil) {
-		end, ended = podEndOf(ps, lanes) // it ended on its own: a failed init container, a Job's pod, a deadline
+	return nil
+}
+
+// due reports whether the kubelet has signalled the sidecar by now: the pod stops or ended, and
+// something (its Killing, its exit) shows the stop reached it, and it does not still wait for
+// containers that are running.
+func (f *sidecarStop) due() bool {
+	if !(f.stopping || f.ended) || (f.kill == nil && f.exit == nil) {
+		return false
 	}
-	if !(stopping || ended) || (kill == nil && exit == nil) {
-		return
-	}
-	if pending && exit == nil {
-		return // not signalled yet: it waits for the containers that are still running
-	}
-	killIv, killAt, ev, ok := stopBegan(kill, deleting)
-	if !ok {
-		if ended && exit != nil {
-			sigtermAtEnd(ps, lanes, i, run, end, exit) // nothing says when it began to stop
+	return !f.pending || f.exit != nil
+}
+
+// sidecarSigterm is the SIGTERM of the sidecar f when its pod began to stop as began says, with
+// grace as its grace period: at its turn, once the last container it waits for has exited (or
+// when the grace period ran out if one never did), right after it without a preStop hook, not
+// before its run began and not after it exited. ok is false when it was not signalled by this
+// stop: its run began after the signal's latest, or it exited before its turn.
+func (d *deriver) sidecarSigterm(f *sidecarStop, began stopStart, grace time.Duration) (m Milestone, ok bool) {
+	iv, at, ev := d.sidecarTurn(f, began, grace)
+	if f.start != nil {
+		// A run that began while the pod was stopping is signalled no sooner than it began, and
+		// not for this stop at all if it began after the latest the signal could have come.
+		j, ok := iv.tighten(f.start.Earliest, time.Time{})
+		if !ok || j.hi.Before(f.start.At) {
+			return Milestone{}, false
 		}
-		return
+		iv, at = j, later(at, f.start.At)
 	}
-	spec := c.ls.spec
-	grace := graceOf(ps, killIv)
-	deadline := killIv.hi.Add(grace + second + signalAllowance) // the turn is not waited for longer
-	at := killAt
+	if f.exit != nil {
+		if f.exit.Latest.Before(iv.lo) {
+			return Milestone{}, false // it exited before its turn came: on its own, not signalled
+		}
+		iv = d.bound(iv, time.Time{}, f.exit.Latest)
+	}
+	if f.hasPreStop {
+		at = later(at, iv.mid()) // the hook took some time no one reports
+	}
+	m = Milestone{Kind: MSigterm, Container: f.name, Attempt: f.run,
+		At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi, Source: SourceInferred, Evidence: ev,
+		Message: "inferred: not reported by the API",
+		Why:     "the kubelet signals a sidecar after the app containers and the sidecars declared after it have exited"}
+	if f.pending {
+		m.Why = "a container it waits for never exited: signalled when the grace period ran out"
+	}
+	return m, true
+}
+
+// sidecarTurn is when the sidecar f's turn to be signalled came, from when the pod began to stop
+// and the exits it waits for, with the evidence: no later than the grace period allows, and
+// right after the last exit (or Killing) when no preStop hook runs first.
+func (d *deriver) sidecarTurn(f *sidecarStop, began stopStart, grace time.Duration) (iv interval, at time.Time, ev []Evidence) {
+	killIv := began.iv
+	at, ev = began.at, began.ev
 	// Its turn comes when the last of the containers it waits for has exited.
 	var turn interval
-	for _, pr := range prereqs {
+	for _, pr := range f.prereqs {
 		turn.lo, turn.hi = later(turn.lo, pr.Earliest), later(turn.hi, pr.Latest)
 		at = later(at, pr.At)
 		ev = append(ev, Evidence{What: "after " + pr.Container + " exited", API: pr.At,
 			Note: "sidecars stop after app containers, then in reverse order of definition"})
 	}
-	iv := interval{lo: killIv.lo, hi: deadline}
+	iv = interval{lo: killIv.lo, hi: killIv.hi.Add(grace + second + signalAllowance)} // the turn is not waited for longer
 	switch {
-	case pending:
+	case f.pending:
 		// One of them never exited: signalled when the grace period ran out.
 		iv = d.bound(iv, killIv.lo.Add(max(grace-second, 0)), time.Time{})
-	case len(prereqs) > 0:
+	case len(f.prereqs) > 0:
 		iv = d.bound(iv, earlier(turn.lo, killIv.lo.Add(max(grace-second, 0))), time.Time{})
 	}
-	if !pending && !spec.HasPreStop {
+	if !f.pending && !f.hasPreStop {
 		// Signalled as soon as its turn came, right after Killing if it came before.
 		hi := killIv.hi.Add(signalAllowance)
-		if len(prereqs) > 0 {
+		if len(f.prereqs) > 0 {
 			hi = later(hi, turn.hi.Add(turnAllowance))
 		}
 		iv = d.bound(iv, time.Time{}, hi)
 	}
-	if start != nil {
-		// A run that began while the pod was stopping is signalled no sooner than it began, and
-		// not for this stop at all if it began after the latest the signal could have come.
-		j, ok := iv.tighten(start.Earliest, time.Time{})
-		if !ok || j.hi.Before(start.At) {
-			return
-		}
-		iv, at = j, later(at, start.At)
-	}
-	if exit != nil {
-		if exit.Latest.Before(iv.lo) {
-			return // it exited before its turn came: on its own, not signalled
-		}
-		iv = d.bound(iv, time.Time{}, exit.Latest)
-	}
-	if spec.HasPreStop {
-		at = later(at, iv.mid()) // the hook took some time no one reports
-	}
-	ms := c.edit(run)
-	exit = findMilestone(ms, MExit, run)
-	m := Milestone{Kind: MSigterm, Container: c.name(), Attempt: run,
-		At: iv.clamp(at), Earliest: iv.lo, Latest: iv.hi, Source: SourceInferred, Evidence: ev,
-		Message: "inferred: not reported by the API",
-		Why:     "the kubelet signals a sidecar after the app containers and the sidecars declared after it have exited"}
-	if pending {
-		m.Why = "a container it waits for never exited: signalled when the grace period ran out"
-	}
-	exitAfter(exit, &m)
+	return iv, at, ev
+}
+
+// addSigterm adds m, a SIGTERM, to the pass's copy of the sidecar c's run, and places the run's
+// exit after it.
+func addSigterm(c *passLane, run int32, m Milestone) {
+	exitAfter(findMilestone(c.edit(run), MExit, run), &m)
 	c.add(run, m)
+}
+
+// stopStart is when the pod began to stop for a sidecar, and the evidence that says so.
+type stopStart struct {
+	iv interval
+	at time.Time
+	ev []Evidence
 }
 
 // stopBegan is when the pod began to stop, as the sidecar's Killing Event says, else the
 // deletion request; ok is false when neither does.
-func stopBegan(kill *eventOcc, deleting *Milestone) (iv interval, at time.Time, ev []Evidence, ok bool) {
+func stopBegan(kill *eventOcc, deleting *Milestone) (s stopStart, ok bool) {
 	switch {
 	case kill != nil:
-		ev = append(ev, kill.evidence(kill.ev.Reason))
+		ev := []Evidence{kill.evidence(kill.ev.Reason)}
 		ev[0].Note = "the kubelet reports Killing for a sidecar when the pod starts to stop, before it signals it"
-		return kill.when, kill.at, ev, true
+		return stopStart{kill.when, kill.at, ev}, true
 	case deleting != nil:
-		ev = append(ev, Evidence{What: "deletion requested", Note: "no Killing Event seen"})
-		return interval{deleting.Earliest, deleting.Latest}, deleting.At, ev, true
+		ev := []Evidence{{What: "deletion requested", Note: "no Killing Event seen"}}
+		return stopStart{interval{deleting.Earliest, deleting.Latest}, deleting.At, ev}, true
 	}
-	return interval{}, time.Time{}, nil, false
+	return stopStart{}, false
 }
 
 // sidecarPrereqs are the exits a sidecar waits for when the pod stops: of app containers that
