@@ -48,9 +48,10 @@ func (m *Model) quits(msg tea.KeyMsg) bool {
 	return msg.Type == tea.KeyCtrlC || (key.Matches(msg, m.keys.Quit) && !(typing && msg.Type == tea.KeyRunes))
 }
 
-// handleKey applies a key press: it goes to the sub-model with the focus; the help and the
-// summary leave the keys that are not theirs to the root, so the lanes' keys work under the help
-// and the replay's under both.
+// handleKey applies a key press: it goes to the sub-model with the focus; the help leaves the
+// keys that are not its own to the summary when shown over it, else to the root, and the summary
+// leaves the root the replay's, so the lanes' keys work under the help and the replay's under
+// both.
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.quits(msg) {
 		return m, tea.Quit
@@ -73,7 +74,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case toSearch:
 		m.view.search = m.view.search.Update(msg, m.tableCursor(), m.matchRows)
 	case toHelp:
-		m.helpScreen, own = m.helpScreen.Update(msg, m.helpPage(), m.helpLines)
+		uid, own = m.helpKey(msg)
 	case toSummary:
 		m.summary, uid, own = m.summary.Update(msg, m.navMemo().sums.summary(m.snap), m.height)
 	default:
@@ -86,4 +87,16 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.rootKey(msg)
 	}
 	return m, cmd
+}
+
+// helpKey gives msg to the help, and what the help does not take to the summary when the help
+// is shown over it: the summary is what the help hides, and it leaves the root only the keys
+// that make sense under it (a search started would be typed behind it). It returns what the
+// summary returns: a pod to show, and whether the key was taken.
+func (m *Model) helpKey(msg tea.KeyMsg) (uid string, own bool) {
+	if m.helpScreen, own = m.helpScreen.Update(msg, m.helpPage(), m.helpLines); own || !m.summary.open {
+		return "", own
+	}
+	m.summary, uid, own = m.summary.Update(msg, m.navMemo().sums.summary(m.snap), m.height)
+	return uid, own
 }

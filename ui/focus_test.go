@@ -46,3 +46,25 @@ func TestFocus(t *testing.T) {
 		})
 	}
 }
+
+// TestHelpOverSummaryKeepsKeys: what the help shown over the summary does not take goes to the
+// summary, not past it to the root, so / starts no search typed behind the hidden summary; the
+// keys the summary leaves to the root (? here) still reach it.
+func TestHelpOverSummaryKeepsKeys(t *testing.T) {
+	for _, tc := range []struct {
+		keys                  []string
+		summary, help, typing bool
+	}{
+		{[]string{"S", "?", "/"}, true, true, false},
+		{[]string{"S", "?", "/", "x"}, true, true, false},
+		{[]string{"S", "?", "?"}, true, false, false},
+		{[]string{"S", "?", "esc"}, true, false, false},
+		{[]string{"?", "/"}, false, false, true}, // the help alone leaves / to the root
+	} {
+		m := pressRun(t, liveModel(fixture(), at(42), "uid-x7k2p", 100, 30, plainStyles()), tc.keys...)
+		if m.summary.open != tc.summary || m.helpScreen.open != tc.help || m.view.search.typing != tc.typing {
+			t.Errorf("after %q: summary %v, help %v, search typed %v; want %v, %v, %v", tc.keys,
+				m.summary.open, m.helpScreen.open, m.view.search.typing, tc.summary, tc.help, tc.typing)
+		}
+	}
+}
