@@ -88,10 +88,17 @@ func (b *bar) set(i int, g string, k ink, prio int8) {
 }
 
 // render writes the lane's row: its label, the cells (each run of cells in one ink at once),
-// and what follows them, in one string of the size it needs (the row had been the bar's string,
-// grown from a guess, then copied behind its label: three times its size, at every frame).
+// and what follows them, in one string of the size it needs.
 func (b *bar) render(f *frame) string {
-	g := &f.st.Glyphs
+	b.lookUpMarks(&f.st.Glyphs)
+	var paintsOf [8]*paint // a handful of inks: kept off the heap
+	paints := b.paints(f, paintsOf[:0])
+	size, runs := b.measure(paints)
+	return b.write(paints, size, runs)
+}
+
+// lookUpMarks gives the cells that show a marker its glyph and ink, looking each look up once.
+func (b *bar) lookUpMarks(g *present.Glyphs) {
 	var seen []markLook // the markers looked up, a handful; glyphs[i] and inks[i] are seen[i]'s
 	var glyphs []string
 	var inks []uint16
@@ -109,18 +116,24 @@ func (b *bar) render(f *frame) string {
 		}
 		b.cells[i].glyph, b.cells[i].ink = glyphs[j], inks[j]
 	}
-	var paintsOf [8]*paint
-	paints := paintsOf[:0]
-	if len(b.inks) > len(paintsOf) {
-		paints = make([]*paint, 0, len(b.inks))
+}
+
+// paints appends to into the paint of each of the bar's inks, by index (nil for no ink).
+func (b *bar) paints(f *frame, into []*paint) []*paint {
+	if len(b.inks) > cap(into) {
+		into = make([]*paint, 0, len(b.inks))
 	}
-	paints = append(paints, nil)
+	into = append(into, nil)
 	for i := 1; i < len(b.inks); i++ {
-		paints = append(paints, f.paint(b.inks[i]))
+		into = append(into, f.paint(b.inks[i]))
 	}
-	// The runs in one ink, as render writes them: slow paints draw their text through lipgloss.
-	var runs []string
-	size := len(b.ends.pre) + len(b.ends.post)
+	return into
+}
+
+// measure is the size of the row render writes, and the runs in a slow paint, which draw their
+// text through lipgloss, rendered in order.
+func (b *bar) measure(paints []*paint) (size int, runs []string) {
+	size = len(b.ends.pre) + len(b.ends.post)
 	for i := 0; i < len(b.cells); {
 		j := b.runEnd(i)
 		p := paints[b.cells[i].ink]
@@ -143,6 +156,12 @@ func (b *bar) render(f *frame) string {
 		}
 		i = j
 	}
+	return size, runs
+}
+
+// write is the row, size bytes long: the label, each run of cells in its paint (the slow ones
+// as measure rendered them, in order), and what follows.
+func (b *bar) write(paints []*paint, size int, runs []string) string {
 	var out strings.Builder
 	out.Grow(size)
 	out.WriteString(b.ends.pre)

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"time"
 
@@ -109,19 +110,12 @@ func (b *bar) placeLogs(f *frame, spans []logSpan, w *window) {
 	for i := 0; i < w.width && k < len(spans); i++ {
 		from, to := w.cell(i)
 		cf, ct := unixNano(from), unixNano(to)
-		lines, dense := 0.0, false
-		for j := k; j < len(spans) && spans[j].from < ct; j++ {
-			if s := &spans[j]; s.to >= cf {
-				n := s.in(cf, ct, ct-cf)
-				lines += n
-				dense = dense || n > 0 && s.lines >= denseLogLines
-			}
-		}
+		lines, dense := linesIn(spans[k:], cf, ct)
 		for k < len(spans) && spans[k].to < ct {
 			k++
 		}
 		c := &b.cells[i]
-		if lines <= 0 || c.prio != prioFill || c.glyph == notRunning[0] || c.glyph == notRunning[1] || c.glyph == notRunning[2] {
+		if lines <= 0 || c.prio != prioFill || slices.Contains(notRunning[:], c.glyph) {
 			continue
 		}
 		c.glyph = glyphs[0]
@@ -129,4 +123,17 @@ func (b *bar) placeLogs(f *frame, spans []logSpan, w *window) {
 			c.glyph = glyphs[1]
 		}
 	}
+}
+
+// linesIn is how many lines of spans (in time order) fall in the cell [cf, ct) in Unix
+// nanoseconds, and whether any came from a dense span.
+func linesIn(spans []logSpan, cf, ct int64) (lines float64, dense bool) {
+	for j := 0; j < len(spans) && spans[j].from < ct; j++ {
+		if s := &spans[j]; s.to >= cf {
+			n := s.in(cf, ct, ct-cf)
+			lines += n
+			dense = dense || n > 0 && s.lines >= denseLogLines
+		}
+	}
+	return lines, dense
 }

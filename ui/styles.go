@@ -122,20 +122,40 @@ func badReason(r string) bool {
 
 // statusStyle colours kubectl's STATUS text by what it means.
 func (s Styles) statusStyle(status string) lipgloss.Style {
-	switch {
-	case status == "Running":
+	switch status {
+	case "Running":
 		return s.States[timeline.StateReady]
-	case status == "Completed" || status == "Succeeded" || status == "Complete":
+	case "Completed", "Succeeded", "Complete":
 		return s.States[timeline.StateStarted]
-	case status == "Terminating":
+	case "Terminating":
 		return s.States[timeline.StateTerminating]
-	case strings.Contains(status, "Err") || strings.Contains(status, "BackOff") ||
-		strings.Contains(status, "Fail") || strings.Contains(status, "Kill") ||
-		strings.Contains(status, "Evicted") || strings.Contains(status, "Unknown"):
+	}
+	switch {
+	case statusFailed(status):
 		return s.Failed
-	case strings.HasPrefix(status, "Init:") || status == "Pending" || status == "PodInitializing" ||
-		status == "ContainerCreating":
+	case statusWaiting(status):
 		return s.States[timeline.StateWaiting]
 	}
 	return s.Muted
+}
+
+// statusFailed reports whether a STATUS says something went wrong: an error, a back-off, a
+// failure, a kill, an eviction, or a state no one knows.
+func statusFailed(status string) bool {
+	for _, w := range [...]string{"Err", "BackOff", "Fail", "Kill", "Evicted", "Unknown"} {
+		if strings.Contains(status, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusWaiting reports whether a STATUS says the pod waits to run: its init containers, its
+// scheduling or its containers' creation.
+func statusWaiting(status string) bool {
+	switch status {
+	case "Pending", "PodInitializing", "ContainerCreating":
+		return true
+	}
+	return strings.HasPrefix(status, "Init:")
 }

@@ -50,6 +50,16 @@ func narrowRune(r rune) bool {
 	switch {
 	case r >= 0xa0 && r <= 0x2ff:
 		return r != 0xad // the soft hyphen is invisible
+	case r >= 0x2700 && r <= 0x27bf:
+		return !emojiDingbat(r)
+	}
+	return narrowBlock(r)
+}
+
+// narrowBlock reports whether r is in a block all of whose characters narrowRune counts narrow:
+// Greek, Cyrillic, punctuation, arrows, mathematical operators, box drawing, blocks and shapes.
+func narrowBlock(r rune) bool {
+	switch {
 	case r >= 0x370 && r <= 0x482, r >= 0x48a && r <= 0x52f:
 		return true
 	case r >= 0x2010 && r <= 0x2027, r >= 0x2030 && r <= 0x205e:
@@ -58,12 +68,15 @@ func narrowRune(r rune) bool {
 		return true
 	case r >= 0x2500 && r <= 0x25fc:
 		return true
-	case r >= 0x2700 && r <= 0x27bf:
-		switch r {
-		case 0x2705, 0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755, 0x2757,
-			0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf:
-			return false // emoji, two cells
-		}
+	}
+	return false
+}
+
+// emojiDingbat reports whether the dingbat r is drawn as an emoji, two cells wide.
+func emojiDingbat(r rune) bool {
+	switch r {
+	case 0x2705, 0x270a, 0x270b, 0x2728, 0x274c, 0x274e, 0x2753, 0x2754, 0x2755, 0x2757,
+		0x2795, 0x2796, 0x2797, 0x27b0, 0x27bf:
 		return true
 	}
 	return false
