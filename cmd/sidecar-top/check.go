@@ -66,7 +66,7 @@ Exit status: 0 when every assertion holds; 1 when one fails (or --until was not 
 		ValidArgsFunction: kube.completeTarget,
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exitCode{2, err.Error()} })
-	kube.addFlags(cmd.Flags())
+	kube.addTargetFlags(cmd.Flags()) // not --export, --mark, --node-logs, ...: check does not use them
 	f := cmd.Flags()
 	f.StringArrayVarP(&opts.asserts, "assert", "a", nil, "an assertion to check (repeat for several)")
 	f.StringVar(&opts.junit, "junit", "", "also write a JUnit XML report to this file, a testcase per assertion")
@@ -120,6 +120,9 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 	recording := isRecordingArg(args, kube)
 	inputs := kube.inputs()
 	if recording {
+		if err := kube.refuseWithRecording(args[0]); err != nil {
+			return err
+		}
 		inputs = inputFiles{}
 		inputs.add(args[0], s.In)
 	}

@@ -159,7 +159,7 @@ func TestCheckBad(t *testing.T) {
 		{[]string{"check", "job/x", "-a", "count(findings) == 0", "--until", "never"}, `--until "never"`},
 		{[]string{"check", "svc/x", "-a", "count(findings) == 0"}, `cannot watch "svc"`},
 		{[]string{"check", "a", "b", "-a", "count(findings) == 0"}, "one target at a time"},
-		{[]string{"check", startup, "-a", "count(findings) == 0", "--junit", filepath.Join(t.TempDir(), "no", "dir", "r.xml")}, "--junit: open"},
+		{[]string{"check", startup, "-a", "count(findings) == 0", "--junit", filepath.Join(t.TempDir(), "no", "dir", "r.xml")}, "there is no directory"}, // said before the run
 		// A long assertion is quoted around its column, not whole (it was: 72 KB of error).
 		{[]string{"check", startup, "-a", strings.Repeat("app.restarts == 0 && ", 3000) + "x"}, `(63001 characters; from column 62902): column 63001: x alone is not a value`},
 		{[]string{"check", startup, "-a", "x" + strings.Repeat(" && app.restarts == 0", 3000)}, `--assert "x && app.restarts`},

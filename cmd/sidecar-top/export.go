@@ -31,6 +31,7 @@ type otlpFlags struct {
 	headers  map[string]string
 	service  string
 	timeout  time.Duration
+	flags    *pflag.FlagSet // to tell an --otlp-* flag given from its default
 }
 
 func (o *otlpFlags) options() export.OTLPOptions {
@@ -85,11 +86,22 @@ The OTEL_EXPORTER_OTLP_* environment variables apply where a flag is not given.`
 }
 
 func (o *otlpFlags) addFlags(fs *pflag.FlagSet) {
+	o.flags = fs
 	fs.StringVar(&o.endpoint, "otlp-endpoint", "", "OTLP/HTTP receiver: http://HOST:4318, https://HOST or HOST:PORT (HTTPS unless --otlp-insecure)")
 	fs.BoolVar(&o.insecure, "otlp-insecure", false, "send to a HOST:PORT endpoint over plain HTTP")
 	fs.StringToStringVar(&o.headers, "otlp-header", nil, "a header to send, KEY=VALUE (repeatable), e.g. Authorization=Bearer ...")
 	fs.StringVar(&o.service, "otlp-service-name", "sidecar-top", "the traces' service.name")
 	fs.DurationVar(&o.timeout, "otlp-timeout", 30*time.Second, "give up sending after this long")
+}
+
+// given is the name of the first --otlp-* flag given on the command line, or "".
+func (o *otlpFlags) given() string {
+	for _, name := range []string{"otlp-endpoint", "otlp-insecure", "otlp-header", "otlp-service-name", "otlp-timeout"} {
+		if f := o.flags.Lookup(name); f != nil && f.Changed {
+			return name
+		}
+	}
+	return ""
 }
 
 // run reads the recording and writes or sends its timeline.
@@ -101,8 +113,8 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 	if !f.Text() && o.output != "" {
 		return errors.New("-o: --format otlp sends to --otlp-endpoint; it writes no file")
 	}
-	if f.Text() && o.otlp.endpoint != "" {
-		return fmt.Errorf("--otlp-endpoint is for --format otlp, not %s", f)
+	if name := o.otlp.given(); f.Text() && name != "" {
+		return fmt.Errorf("--%s is for --format otlp, not %s", name, f)
 	}
 	var inputs inputFiles
 	inputs.add(name, s.In)

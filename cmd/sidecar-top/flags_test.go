@@ -73,7 +73,7 @@ func TestReplayFlags(t *testing.T) {
 			if err := cmd.ParseFlags(tt.args); err != nil {
 				t.Fatal(err)
 			}
-			_, err := o.validate(cmd.Flags(), &viewOptions{color: "auto"})
+			_, err := o.validate(cmd.Flags(), &viewOptions{color: "auto"}, false)
 			got := opts{Err: errText(err)}
 			if err == nil {
 				got = opts{o.output, o.pretty, o.speed, o.paced, o.idleLimit, ""}

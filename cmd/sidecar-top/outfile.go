@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -59,10 +60,20 @@ func (k *kubeOptions) inputs() inputFiles {
 	return in
 }
 
-// refuse is an error if path, its symbolic links followed, is one of the inputs (the same file:
-// os.SameFile, so a hard link to one is refused too); nil otherwise, and for a path that names
-// nothing yet.
+// refuse is an error if path, its symbolic links followed, is one of the inputs, or cannot be
+// written (canWrite). Each output is refused before any work, so that a run never fails at its
+// end for a name it could have refused at its start.
 func (in inputFiles) refuse(what, path string) error {
+	if err := in.sameAsInput(what, path); err != nil {
+		return err
+	}
+	return canWrite(what, path)
+}
+
+// sameAsInput is an error if path, its symbolic links followed, is one of the inputs (the same
+// file: os.SameFile, so a hard link to one is refused too); nil otherwise, and for a path that
+// names nothing yet.
+func (in inputFiles) sameAsInput(what, path string) error {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil
@@ -119,7 +130,7 @@ func writeOutput(what, path string, in inputFiles, write func(io.Writer) error) 
 		err = cerr
 	}
 	if err == nil {
-		err = in.refuse(what, real) // it may have become one while the output was written
+		err = in.sameAsInput(what, real) // it may have become one while the output was written
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), real)
@@ -146,4 +157,38 @@ func createBeside(path string) (*os.File, error) {
 		}
 	}
 	return nil, fmt.Errorf("cannot create a file beside %s", path)
+}
+
+// canWrite is an error if path cannot be written as writeOutput writes it: a directory, or a
+// file in a directory that does not exist or that this user cannot create files in (tried with
+// a file created beside path and removed). A device or a named pipe is written to directly,
+// and "-" is standard output.
+func canWrite(what, path string) error {
+	if path == "-" {
+		return nil
+	}
+	real := path
+	if r, err := filepath.EvalSymlinks(path); err == nil {
+		real = r
+	}
+	if fi, err := os.Stat(real); err == nil && fi.IsDir() {
+		return fmt.Errorf("%s %s is a directory: name a file", what, path)
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return nil
+	}
+	dir := filepath.Dir(real)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%s %s: there is no directory %s", what, path, dir)
+	}
+	f, err := createBeside(real)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return fmt.Errorf("%s %s: cannot write in %s: %w", what, path, dir, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	return nil
 }

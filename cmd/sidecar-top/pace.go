@@ -42,8 +42,9 @@ func (o *replayOptions) addFlags(fs *pflag.FlagSet) {
 	fs.DurationVar(&o.idleLimit, "idle-limit", defaultIdleLimit, "play a pause of the recording longer than this for this long (divided by the speed), and say so; 0 plays pauses as recorded")
 }
 
-// validate reads the flags, and the colour mode, before anything is opened.
-func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions) (ui.ColorMode, error) {
+// validate reads the flags, and the colour mode, before anything is opened. terminal says
+// whether standard output is one: the view is shown there, unless --plain or -o.
+func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions, terminal bool) (ui.ColorMode, error) {
 	if o.output != "" && o.output != "json" {
 		return 0, fmt.Errorf("-o %q: the only output format is json", o.output)
 	}
@@ -55,7 +56,27 @@ func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions) (ui.Color
 		return 0, errors.New("--idle-limit cannot be negative (0 plays every pause as recorded)")
 	}
 	o.paced = fs.Changed("speed")
-	return view.colorMode()
+	if err := o.refuseUnused(fs, view); err != nil {
+		return 0, err
+	}
+	return view.colorMode(terminal && !view.plain && o.output == "")
+}
+
+// refuseUnused is an error for a flag that would change nothing: -o json prints the timeline
+// at once, so it is not played (--speed, --idle-limit, --plain); --pretty is for -o json only.
+func (o *replayOptions) refuseUnused(fs *pflag.FlagSet, view *viewOptions) error {
+	if o.output == "" {
+		if fs.Changed("pretty") {
+			return errors.New("--pretty indents -o json: give -o json, or drop --pretty")
+		}
+		return nil
+	}
+	for _, name := range []string{"speed", "idle-limit", "plain"} {
+		if fs.Changed(name) {
+			return fmt.Errorf("--%s is for playing the recording; -o %s prints its final timeline at once", name, o.output)
+		}
+	}
+	return nil
 }
 
 // parseSpeed reads a playing speed: a finite factor from minSpeed to maxSpeed (1, 2.5, 10x,

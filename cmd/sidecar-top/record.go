@@ -69,6 +69,7 @@ as JSON on standard output at the end.`,
 	kube.addFlags(cmd.Flags())
 	kube.logs.addRecordFlags(cmd.Flags())
 	rec.addFlags(cmd.Flags())
+	addViewFlags(cmd.Flags(), view)
 	view.report.addFlags(cmd.Flags())
 	_ = cmd.MarkFlagFilename("output", "jsonl")
 	return cmd
@@ -130,7 +131,7 @@ func (r *recordOptions) open(stdout io.Writer, inputs inputFiles) error {
 		r.w = stdout
 		return nil
 	}
-	if err := inputs.refuse("-o", r.path); err != nil {
+	if err := inputs.sameAsInput("-o", r.path); err != nil { // creating it below says the rest
 		return err
 	}
 	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)

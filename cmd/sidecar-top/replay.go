@@ -34,7 +34,7 @@ A pause of the recording longer than --idle-limit plays for --idle-limit (divide
 as asciinema's idle time limit does, and the view or the plain output says so.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			mode, err := opts.validate(cmd.Flags(), view)
+			mode, err := opts.validate(cmd.Flags(), view, s.terminal)
 			if err != nil {
 				return err
 			}
@@ -48,6 +48,7 @@ as asciinema's idle time limit does, and the view or the plain output says so.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	addViewFlags(cmd.Flags(), view)
 	view.report.addFlags(cmd.Flags())
 	return cmd
 }
@@ -70,7 +71,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 				fmt.Fprintln(s.Out, strings.Join(recordings.Names(), "\n"))
 				return nil
 			}
-			mode, err := opts.validate(cmd.Flags(), view)
+			mode, err := opts.validate(cmd.Flags(), view, s.terminal)
 			if err != nil {
 				return err
 			}
@@ -87,6 +88,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 		},
 	}
 	opts.addFlags(cmd.Flags())
+	addViewFlags(cmd.Flags(), view)
 	view.report.addFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&list, "list", false, "list the built-in recordings")
 	return cmd

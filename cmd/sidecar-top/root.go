@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -64,6 +66,8 @@ type kubeOptions struct {
 	fleet    fleetFlags
 	exports  exportFlag // --export: what record and live mode write from the final timeline
 	logs     logFlags   // --logs, --mark, --node-logs, ...: logs as evidence (logs.go)
+	flags    *pflag.FlagSet
+	names    []string // the flags addFlags or addTargetFlags added, to refuse where they do nothing
 }
 
 func newRootCommand(s streams) *cobra.Command {
@@ -102,7 +106,7 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 	cmd.SetOut(s.Out)
 	cmd.SetErr(s.ErrOut)
 	cmd.SetContext(context.Background())
-	addViewFlags(cmd.PersistentFlags(), view)
+	addViewFlags(cmd.Flags(), view)
 	kube.addFlags(cmd.Flags())
 	kube.fleet.addFlags(cmd.Flags()) // -o and --sidecars-only: the watch's, not record's or check's
 	view.report.addFlags(cmd.Flags())
@@ -117,17 +121,57 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 // newConfigFlags are kubectl's standard flags; each command that talks to a cluster has its own.
 func newConfigFlags() *kubeConfig { return newKubeConfig() }
 
+// addViewFlags adds --plain and --color, to the commands that can show the view (the watch,
+// record, replay, demo) and to no other: elsewhere they would change nothing.
 func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 	fs.BoolVar(&v.plain, "plain", false, "print plain lines, one per milestone, even on a terminal")
-	fs.StringVar(&v.color, "color", "auto", "colour: auto, always or never (NO_COLOR turns it off in auto)")
+	fs.StringVar(&v.color, "color", "auto", "the view's colour: auto, always or never (NO_COLOR turns it off in auto); only the view has colour")
 }
 
+// addFlags adds the flags of a watch: the target's (addTargetFlags), --export and the logs'.
 func (k *kubeOptions) addFlags(fs *pflag.FlagSet) {
-	k.config.addFlags(fs)
-	fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
-	fs.BoolVarP(&k.all, "all-namespaces", "A", false, "watch every pod of every namespace: the fleet table (with -l, those it matches)")
-	k.exports.addFlags(fs)
-	k.logs.addFlags(fs)
+	k.addTargetFlags(fs)
+	k.addOwn(fs, func() {
+		k.exports.addFlags(fs)
+		k.logs.addFlags(fs)
+	})
+}
+
+// addTargetFlags adds what names a live target and the cluster it is in: kubectl's flags, -l
+// and -A.
+func (k *kubeOptions) addTargetFlags(fs *pflag.FlagSet) {
+	k.addOwn(fs, func() {
+		k.config.addFlags(fs)
+		fs.StringVarP(&k.selector, "selector", "l", "", "watch the pods this label selector matches")
+		fs.BoolVarP(&k.all, "all-namespaces", "A", false, "watch every pod of every namespace: the fleet table (with -l, those it matches)")
+	})
+}
+
+// addOwn runs add and keeps the names of the flags it added to fs.
+func (k *kubeOptions) addOwn(fs *pflag.FlagSet, add func()) {
+	before := map[string]bool{}
+	fs.VisitAll(func(f *pflag.Flag) { before[f.Name] = true })
+	add()
+	fs.VisitAll(func(f *pflag.Flag) {
+		if !before[f.Name] {
+			k.names = append(k.names, f.Name)
+		}
+	})
+	k.flags = fs
+}
+
+// refuseWithRecording is an error naming the first of k's flags given on the command line: they
+// say which cluster to watch, and name, a recording, is already what was watched.
+func (k *kubeOptions) refuseWithRecording(name string) error {
+	if k.flags == nil {
+		return nil
+	}
+	for _, n := range k.names {
+		if f := k.flags.Lookup(n); f != nil && f.Changed {
+			return fmt.Errorf("--%s is for a live target; %s is a recording, whose cluster and namespace were chosen when it was recorded", n, name)
+		}
+	}
+	return nil
 }
 
 // target parses the command line's target in the namespace the kubectl flags give.
@@ -208,5 +252,13 @@ func (k *kubeOptions) completeTarget(cmd *cobra.Command, args []string, toComple
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
-// colorMode reads --color; NO_COLOR is applied where the renderer is made.
-func (v *viewOptions) colorMode() (ui.ColorMode, error) { return ui.ParseColorMode(v.color) }
+// colorMode reads --color for an output that is the view (shown) or is not; NO_COLOR is applied
+// where the renderer is made. --color always is refused where the view is not shown: plain
+// lines and JSON have no colour, so it would change nothing.
+func (v *viewOptions) colorMode(shown bool) (ui.ColorMode, error) {
+	m, err := ui.ParseColorMode(v.color)
+	if err == nil && m == ui.ColorAlways && !shown {
+		return m, errors.New("--color always: only the view has colour, and this output is plain lines or JSON (standard output is not a terminal, or --plain or -o was given)")
+	}
+	return m, err
+}

@@ -22,10 +22,6 @@ import (
 // also writes a recording and stops as record's flags say. Every flag is read before anything is
 // opened, and the recording's file is created before anything connects.
 func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptions, args []string, rec *recordOptions) (err error) {
-	mode, err := view.colorMode()
-	if err != nil {
-		return err
-	}
 	if rec != nil {
 		if err := rec.validate(); err != nil {
 			return err
@@ -37,6 +33,15 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	}
 	if err := kube.fleet.check(t); err != nil {
 		return err
+	}
+	out := outputOf(s, view, rec)
+	fleetOut := t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view)
+	mode, err := view.colorMode(out.view && !fleetOut)
+	if err != nil {
+		return err
+	}
+	if fleetOut && (view.report.summary || view.report.explain) {
+		return errors.New("--summary and --explain are for the view and for one target's plain lines, not a scope's table as lines or JSON")
 	}
 	logs, err := kube.logs.plan(t)
 	if err != nil {
@@ -93,8 +98,8 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		recorder = rec.recorder
 	}
 	src := source.Recorded(live, recorder) // each item recorded before it is applied
-	switch out := outputOf(s, view, rec); {
-	case t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view):
+	switch {
+	case fleetOut:
 		res, err = runFleetOut(ctx, s, kube, src, opts, t)
 	case out.view:
 		res, err = runLiveView(ctx, s, mode, src, opts, t, view.report, kube.fleet.sidecarsOnly(t))
