@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sidecar-top/sidecar-top/internal/memtune"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -29,12 +30,12 @@ const replayMemoryEnv = "SIDECAR_TOP_TEST_REPLAY_MEMORY"
 // memory").
 func TestReplayMemory(t *testing.T) {
 	if path := os.Getenv(replayMemoryEnv); path != "" {
-		before := procStatus("VmHWM:")
+		before := memtune.ProcStatus("VmHWM:")
 		code := run([]string{"replay", path, "-o", "json"}, newStreams())
-		fmt.Printf("exit %d, peak grew by %d\n", code, procStatus("VmHWM:")-before)
+		fmt.Printf("exit %d, peak grew by %d\n", code, memtune.ProcStatus("VmHWM:")-before)
 		return
 	}
-	if procStatus("VmHWM:") == 0 {
+	if memtune.ProcStatus("VmHWM:") == 0 {
 		t.Skip("no VmHWM in /proc/self/status here")
 	}
 	if raceDetector {

@@ -1,4 +1,4 @@
-package main
+package memtune
 
 import (
 	"bytes"
@@ -6,17 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"testing"
-
-	"github.com/sidecar-top/sidecar-top/play"
 )
 
-// TestBoundHeap: replaying a file sets a soft memory limit of its size less what is mapped from
+// TestReplay: replaying a file sets a soft memory limit of its size less what is mapped from
 // files already (at least minHeapLimit) and leaves collecting to it; GOMEMLIMIT or GOGC set by
 // the user, or a stream that is not a regular file, leave the runtime as it is.
-func TestBoundHeap(t *testing.T) {
+func TestReplay(t *testing.T) {
 	big := filepath.Join(t.TempDir(), "big.jsonl")
 	if err := os.WriteFile(big, nil, 0o600); err != nil {
 		t.Fatal(err)
@@ -24,7 +20,10 @@ func TestBoundHeap(t *testing.T) {
 	if err := os.Truncate(big, 100<<20); err != nil {
 		t.Fatal(err)
 	}
-	small := writeFile(t, "small.jsonl", "{}\n")
+	small := filepath.Join(t.TempDir(), "small.jsonl")
+	if err := os.WriteFile(small, []byte("{}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		name      string
 		file      string // "" for a stream that is not a file
@@ -50,14 +49,14 @@ func TestBoundHeap(t *testing.T) {
 			limit0, gc0 := debug.SetMemoryLimit(math.MaxInt64), debug.SetGCPercent(100)
 			defer func() { debug.SetMemoryLimit(limit0); debug.SetGCPercent(gc0) }()
 			if tc.file == "" {
-				boundHeap(bytes.NewReader(nil))
+				Replay(bytes.NewReader(nil))
 			} else {
 				f, err := os.Open(tc.file)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				boundHeap(f)
+				Replay(f)
 			}
 			got := debug.SetMemoryLimit(-1)
 			if tc.limit == -1 {
@@ -70,32 +69,6 @@ func TestBoundHeap(t *testing.T) {
 			}
 			if got := debug.SetGCPercent(100); got != tc.gcPercent {
 				t.Errorf("GC percent %d, want %d", got, tc.gcPercent)
-			}
-		})
-	}
-}
-
-// TestLiveHeap: a live run sets the collector's target to play.LiveGCPercent, unless the user
-// has set GOGC.
-func TestLiveHeap(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		gogc string // "" for unset
-		want int
-	}{
-		{"GOGC unset", "", play.LiveGCPercent},
-		{"GOGC set", "100", 100},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Setenv("GOGC", tc.gogc)
-			if tc.gogc == "" {
-				os.Unsetenv("GOGC")
-			}
-			gc0 := debug.SetGCPercent(100)
-			defer debug.SetGCPercent(gc0)
-			liveHeap()
-			if got := debug.SetGCPercent(100); got != tc.want {
-				t.Errorf("GC percent %d, want %d", got, tc.want)
 			}
 		})
 	}
@@ -114,24 +87,5 @@ func TestHeapLimit(t *testing.T) {
 		if got := heapLimit(tc.size, tc.mapped); got != tc.want {
 			t.Errorf("heapLimit(%d, %d) = %d, want %d", tc.size, tc.mapped, got, tc.want)
 		}
-	}
-}
-
-// TestMappedFromFiles: on Linux a running program has its own code mapped: more than nothing,
-// less than all it has resident.
-func TestMappedFromFiles(t *testing.T) {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		t.Skip("no /proc/self/status here:", err)
-	}
-	var rss int64
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			rss = kb << 10
-		}
-	}
-	if got := mappedFromFiles(); got <= 0 || got > rss {
-		t.Errorf("mappedFromFiles() = %d, want within (0, %d] (VmRSS)", got, rss)
 	}
 }

@@ -1,4 +1,4 @@
-package main
+package memtune
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 // memory limit, no collection before it): the heap allocates from its lowest free pages, and in
 // this test's process other tests leave some.
 func TestPrefaultHeap(t *testing.T) {
-	if procStatus("RssAnon:") == 0 {
+	if ProcStatus("RssAnon:") == 0 {
 		t.Skip("no RssAnon in /proc/self/status here")
 	}
 	if os.Getenv("SIDECAR_TOP_TEST_PREFAULT") == "1" {
@@ -32,18 +32,18 @@ func prefaultChild(t *testing.T) {
 	debug.SetMemoryLimit(1 << 30)
 	debug.SetGCPercent(-1)
 	const n = 32 << 20
-	before := procStatus("RssAnon:")
+	before := ProcStatus("RssAnon:")
 	var h heapAhead
 	h.reserve(n)
-	if grown := procStatus("RssAnon:") - before; grown > 2<<20 && !raceDetector {
+	if grown := ProcStatus("RssAnon:") - before; grown > 2<<20 && !raceDetector {
 		t.Fatalf("reserving grew resident anonymous memory by %d KiB, want next to nothing", grown>>10)
 	}
 	h.populate(n / 2)
-	if grown := procStatus("RssAnon:") - before; (grown < n/2-2<<20 || grown > n/2+2<<20) && !raceDetector {
+	if grown := ProcStatus("RssAnon:") - before; (grown < n/2-2<<20 || grown > n/2+2<<20) && !raceDetector {
 		t.Fatalf("backing half the stretch grew resident anonymous memory by %d KiB, want about %d", grown>>10, n>>11)
 	}
 	h.populate(n)
-	if grown := procStatus("RssAnon:") - before; grown < n-2<<20 {
+	if grown := ProcStatus("RssAnon:") - before; grown < n-2<<20 {
 		t.Fatalf("resident anonymous memory grew by %d KiB, want about %d", grown>>10, n>>10)
 	}
 	// 24 MiB in small objects, as a replay allocates: into the backed pages, nearly all.

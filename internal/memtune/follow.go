@@ -1,4 +1,4 @@
-package main
+package memtune
 
 import (
 	"runtime"
@@ -6,7 +6,7 @@ import (
 	"runtime/metrics"
 )
 
-// A replay's soft memory limit (boundHeap) is the recording's size, as the timeline it builds
+// A replay's soft memory limit (Replay) is the recording's size, as the timeline it builds
 // is usually a third of that or less. It is not always: one pod of 10,000 containers keeps about
 // twice its recording's size (every update of it repeats 10,000 statuses, and the timeline keeps
 // each container's runs), and with the heap held at a limit below what it keeps, the collector

@@ -1,6 +1,6 @@
-package main
+package memtune
 
-// A replay's heap grows from nothing to the memory limit boundHeap sets (the collector waits for
+// A replay's heap grows from nothing to the memory limit Replay sets (the collector waits for
 // the limit), and Linux backs each new page at the first write to it: a fault per 4 KiB, most of
 // the 18,500-19,500 faults of replaying the 101 MiB recording of a 2,200-pod Job, and 15% of its
 // CPU time on the VM scripts/bench.sh measured (perf: exc_page_fault; in a virtual machine a

@@ -1,16 +1,15 @@
-package main
+// Package memtune sets the Go runtime's memory limit and collector for how sidecar-top runs: a
+// replay of a file within the file's size (Replay), with the heap it will grow into backed ahead
+// of it, and a live run at its own collector target (Live). The user's GOMEMLIMIT and GOGC win.
+package memtune
 
 import (
 	"io"
 	"os"
 	"runtime/debug"
-	"strconv"
-	"strings"
-
-	"github.com/sidecar-top/sidecar-top/play"
 )
 
-// minHeapLimit is the least soft memory limit boundHeap sets: below it the collector would run
+// minHeapLimit is the least soft memory limit Replay sets: below it the collector would run
 // for nothing on small recordings. It had been 64 MiB, which set the limit for the 101 MiB
 // recording whenever the program started with more than 29 MiB of itself mapped: with 42 MiB
 // mapped, as a freshly built binary can have, the replay peaked at 103 MiB resident. The
@@ -18,7 +17,7 @@ import (
 // against 1.0), so the floor is that.
 const minHeapLimit = 40 << 20
 
-// boundHeap keeps a replay's memory within the recording's size, when r is a file and the user
+// Replay keeps a replay's memory within the recording's size, when r is a file and the user
 // has not set GOMEMLIMIT: the reader decodes every object and drops it, so most of what the heap
 // holds at any time is garbage, and the collector's default (run when the heap has doubled since
 // the last collection) lets it grow to twice the timeline. A soft limit has it collect sooner
@@ -44,7 +43,7 @@ const minHeapLimit = 40 << 20
 // doubled only spent CPU on memory the limit allows anyway. Replaying the 101 MiB recording of a
 // 2,200-pod Job took 1.0-1.1 CPU-s with it and 0.9-1.0 without (scripts/bench.sh). As the heap
 // will grow to near the limit, the memory it grows into is backed ahead (prefault.go).
-func boundHeap(r io.Reader) (progress func(kept int64)) {
+func Replay(r io.Reader) (progress func(kept int64)) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		return nil
 	}
@@ -69,14 +68,6 @@ func boundHeap(r io.Reader) (progress func(kept int64)) {
 	return p.grow
 }
 
-// liveHeap sets the collector's target for a live run (play.LiveGCPercent), unless the user has
-// set GOGC.
-func liveHeap() {
-	if _, set := os.LookupEnv("GOGC"); !set {
-		debug.SetGCPercent(play.LiveGCPercent)
-	}
-}
-
 // heapLimit is the soft memory limit for replaying a file of size bytes with mapped bytes of
 // files resident already.
 func heapLimit(size, mapped int64) int64 {
@@ -88,26 +79,3 @@ func heapLimit(size, mapped int64) int64 {
 // 4-5 MiB more of the program: 27 -> 32 MiB), and the runtime's overshoot of a soft limit (a
 // MiB or two). With 4 MiB of slack a replay of the 101 MiB recording peaked at 99.5 MiB.
 const limitSlack = 8 << 20
-
-// mappedFromFiles is how much of the process's resident memory is mapped from files (RssFile in
-// /proc/self/status), or 0 where that is not known.
-func mappedFromFiles() int64 { return procStatus("RssFile:") }
-
-// procStatus is a size /proc/self/status gives, such as "RssFile:", in bytes; 0 where it is not
-// known.
-func procStatus(field string) int64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, field); ok {
-			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kb << 10
-		}
-	}
-	return 0
-}

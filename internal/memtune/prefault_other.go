@@ -1,6 +1,6 @@
 //go:build !linux
 
-package main
+package memtune
 
 // reserve does nothing where madvise's MADV_POPULATE_WRITE is not known.
 func (h *heapAhead) reserve(n int64) {}
