@@ -52,134 +52,33 @@ func startKind(attempt int32) MilestoneKind {
 // probe) or it is not a sidecar. prevExit is the exit of the run before, which the run follows.
 //
 // old is the run as derived last time (nil if none) and room its milestones' storage (see
-// laneCache.room); the run's storage is returned with it.
+// laneCache.room); the run's storage is returned with it (keptRun).
 func (d *deriver) baseRun(ps *podState, ls *laneState, a int32, in *instance, sr *runMilestones, prevExit *Milestone, old *Run,
 	room []Milestone) (*Run, []Milestone) {
 	spec := *ls.spec
 	created := ps.created()
-	lc := &ls.cache
-	w := lc.window(a)
-	occs := func(reason string) []eventOcc { return lc.occsIn(w, reason, ls.occs[reason]) }
+	w := ls.cache.window(a)
+	occs := func(reason string) []eventOcc { return ls.cache.occsIn(w, reason, ls.occs[reason]) }
 	ms := d.scratch[:0] // built here, then copied to a slice of its size
-	implied := false    // the run's exit is implied by the next run
-	if sr == nil {
-		// An Event can arrive before the status it explains: a Started Event for a run the status
-		// does not show yet places that run's start on its own.
-		if st := occs("Started"); len(st) > 0 {
-			m := d.eventMilestone(startKind(a), spec.Name, a, st[0])
-			m.Earliest = created // after the pod was made, after the run before it ended
-			if prevExit != nil {
-				m.Earliest = prevExit.Earliest
-			}
-			if cr := occs("Created"); len(cr) > 0 {
-				m.Earliest = cr[0].when.lo
-			}
-			m.Earliest = earlier(m.Earliest, m.Latest)
-			ms = append(ms, m)
-		}
-	} else {
-		// The kubelet creates the next run only after this one exited.
-		if next := lc.occsOf("Created", ls.occs["Created"], a+1); len(next) > 0 && sr.exit != nil {
-			e := sr.exit
-			if iv := d.bound(interval{e.Earliest, e.Latest}, time.Time{}, next[0].when.hi); !iv.hi.Equal(e.Latest) {
-				e.Latest, e.At = iv.hi, iv.mid()
-				e.Evidence = append(e.Evidence, Evidence{What: "before the next run's Event Created", NameTime: next[0].nameTime,
-					API: next[0].api, Precision: next[0].apiPrec, Note: "the kubelet creates a container again only after it exited"})
-			}
-		}
-		d.runEvidence(sr, occs("Created"), occs("Started"), prevExit)
-		ms = sr.appendTo(ms)
-		if sr.exit == nil {
-			if e := d.impliedExit(ls, a, sr.start); e != nil {
-				afterAll(e, ms)
-				ms, implied = append(ms, *e), true
-			}
-		}
-	}
-	start := findMilestone(ms, startKind(a), a)
-	for _, oc := range occs("Created") {
-		m := d.eventMilestone(MCreated, spec.Name, a, oc)
-		if start != nil && !start.Latest.Before(m.Earliest) {
-			// Created before it started: a whole-second Event placed when it arrived may read later.
-			iv := d.bound(interval{m.Earliest, m.Latest}, time.Time{}, start.Latest)
-			m.Latest, m.At = iv.hi, iv.clamp(earlier(m.At, start.At))
-		}
-		ms = append(ms, m)
-	}
-	var floor time.Time
-	if prevExit != nil {
-		floor = prevExit.At
-	}
-	for _, oc := range occs("BackOff") {
-		floor = later(floor, oc.at)
-	}
-	if !floor.IsZero() {
-		// The run before exited, the kubelet backed off, then this one was created, started and
-		// (maybe) exited: in that order, when whole seconds cannot tell them apart.
-		var chain []*Milestone
-		for _, k := range []MilestoneKind{MCreated, startKind(a), MExit} {
-			if m := findMilestone(ms, k, a); m != nil {
-				chain = append(chain, m)
-			}
-		}
-		inOrderAfter(floor, chain...)
-		if s, st := findMilestone(ms, startKind(a), a), findMilestone(ms, MStarted, a); s != nil && st != nil && st.At.Before(s.At) {
-			st.At = interval{st.Earliest, st.Latest}.clamp(s.At) // and started no sooner than its start
-		}
-	}
+	ms, implied := d.runBounds(ms, ls, a, sr, prevExit, created, occs)
+	ms = d.appendCreated(ms, spec.Name, a, occs("Created"))
+	orderAfterBackOff(ms, a, prevExit, occs("BackOff"))
 	ms = d.appendProbeFailures(ms, spec.Name, a, occs("Unhealthy"))
-	for _, oc := range occs("BackOff") {
-		m := d.eventMilestone(MBackOff, spec.Name, a, oc)
-		m.Count = oc.count
-		ms = append(ms, m)
-	}
+	ms = d.appendBackOffs(ms, spec.Name, a, occs("BackOff"))
 	backOffsBetween(ms, a, prevExit)
 	if sr != nil {
-		var stop *KubeletObservation
-		if in != nil && in.id != "" {
-			stop = ls.stops[in.id]
-		}
-		ms = d.stopOf(ps, spec, a, ms, killsBefore(occs("Killing"), findMilestone(ms, MExit, a)), occs("FailedPreStopHook"), stop)
-		if implied {
-			afterKill(findMilestone(ms, MExit, a), findMilestone(ms, MSigterm, a))
-		}
-		sigtermAfterStart(ms, a)
+		ms = d.runStop(ps, ls, a, in, ms, implied, occs)
 	}
 	lr := ls.logOf(in, a)
 	ms = d.logEvidence(spec, a, ms, lr)
 	explainRun(spec, a, ms, occs("Pulled"), old)
 	waits := ls.waitsOf(a)
-	for _, w := range waits {
-		if w.reason == "PodInitializing" || w.reason == "ContainerCreating" || w.reason == "" {
-			continue // ordinary waits: the lane's segments show them
-		}
-		m := d.observedMilestone(MWaiting, w.seen, "state.waiting.reason", created)
-		m.Container, m.Attempt, m.Reason, m.Message = spec.Name, w.attempt, w.reason, w.message
-		ms = append(ms, m)
-	}
+	ms = d.appendWaits(ms, spec.Name, waits, created)
 	aliveBeforeExit(ms, a)
 	d.scratch = ms[:0]
 	placeMilestones(ms, created)
 	d.changes = appendChanges(d.changes[:0], a, ms, waits)
-	if old != nil && old.Attempt == a && sameRun(old, ms, d.changes, lr) {
-		return old, room // derived again, the same: snapshots that hold it need not change
-	}
-	var kept []Milestone
-	if old != nil && old.Attempt == a {
-		kept = grownMilestones(ms, old, room)
-	}
-	if kept == nil {
-		// Room to grow into for a run that is new or longer than it was: it is likely to grow
-		// again (a crash loop's last run does at nearly every frame, by one to three milestones).
-		n := 0
-		if !d.final && (old == nil || old.Attempt != a || len(ms) > len(old.Milestones)) {
-			n = milestoneRoom
-		}
-		kept = keptMilestones(ms, old, n)
-	}
-	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
-	return &Run{Attempt: a, Milestones: kept[:len(kept):len(kept)], Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
-		Log: runLog(lr)}, kept
+	return d.keptRun(a, ms, lr, old, room)
 }
 
 // runEvidence tightens a run's status-based start with its Events, and keeps the run after the

@@ -48,3 +48,30 @@ func sameLog(l *RunLog, lr *logRun) bool {
 	}
 	return l != nil && l.Lines == lr.lines && l.Last == lr.last && l.First == first && l.PerSecond.Len() == lr.perSecond.len()
 }
+
+// keptRun is run a as the lane keeps it, from its milestones ms (the deriver's scratch) and
+// state changes (d.changes) derived again, and its log lr: old itself when it came out the same
+// (snapshots that hold it need not change), else a new Run whose milestones are copied into old's
+// storage room when they only grew (grownMilestones), or into a slice with room to grow. The
+// run's storage is returned with it.
+func (d *deriver) keptRun(a int32, ms []Milestone, lr *logRun, old *Run, room []Milestone) (*Run, []Milestone) {
+	if old != nil && old.Attempt == a && sameRun(old, ms, d.changes, lr) {
+		return old, room
+	}
+	var kept []Milestone
+	if old != nil && old.Attempt == a {
+		kept = grownMilestones(ms, old, room)
+	}
+	if kept == nil {
+		// Room to grow into for a run that is new or longer than it was: it is likely to grow
+		// again (a crash loop's last run does at nearly every frame, by one to three milestones).
+		n := 0
+		if !d.final && (old == nil || old.Attempt != a || len(ms) > len(old.Milestones)) {
+			n = milestoneRoom
+		}
+		kept = keptMilestones(ms, old, n)
+	}
+	// Changes never nil, as newRun makes them (slices.Clone would keep a nil scratch's nil).
+	return &Run{Attempt: a, Milestones: kept[:len(kept):len(kept)], Changes: append(make([]StateChange, 0, len(d.changes)), d.changes...),
+		Log: runLog(lr)}, kept
+}
