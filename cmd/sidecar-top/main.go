@@ -28,7 +28,7 @@
 // timeline as JSON.
 //
 // The standard kubectl flags (--kubeconfig, --context, -n/--namespace, --as, ...) apply, and
-// $KUBECONFIG is honoured.
+// $KUBECONFIG is honoured. -v N is kubectl's verbosity: what client-go logs, on standard error.
 //
 // Exit status: 0 on success; 1 on an error, printed as one line; 2 when record's --timeout
 // passed before its --until condition was met (the recording is kept); 130 when a plain replay
@@ -54,6 +54,7 @@ func main() {
 
 // run executes the command line and returns the exit status.
 func run(args []string, s streams) int {
+	defer resetKlog()
 	cmd := newRootCommand(s)
 	cmd.SetArgs(args)
 	err := cmd.Execute()

@@ -27,13 +27,15 @@ var version = "v0.1.0-dev"
 // streams are the command's input and outputs, and whether the output is a terminal.
 type streams struct {
 	genericiooptions.IOStreams
-	terminal bool
+	terminal    bool
+	errTerminal bool // standard error is a terminal: the one the view draws on, as a rule
 }
 
 func newStreams() streams {
 	return streams{
-		IOStreams: genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
-		terminal:  term.IsTerminal(int(os.Stdout.Fd())) && term.IsTerminal(int(os.Stdin.Fd())),
+		IOStreams:   genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
+		terminal:    term.IsTerminal(int(os.Stdout.Fd())) && term.IsTerminal(int(os.Stdin.Fd())),
+		errTerminal: term.IsTerminal(int(os.Stderr.Fd())),
 	}
 }
 
@@ -53,9 +55,10 @@ func (s streams) open(name string) (r io.Reader, done func(), err error) {
 
 // viewOptions are how results are shown, shared by every command.
 type viewOptions struct {
-	plain  bool
-	color  string
-	report reportOptions // --summary, --explain: of the commands that show a timeline
+	plain   bool
+	color   string
+	report  reportOptions // --summary, --explain: of the commands that show a timeline
+	verbose *verbosity    // -v: client-go's log on standard error, which the view would tear
 }
 
 // kubeOptions are the standard kubectl flags and the target selector.
@@ -106,6 +109,9 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 	cmd.SetOut(s.Out)
 	cmd.SetErr(s.ErrOut)
 	cmd.SetContext(context.Background())
+	// -v is kubectl's verbosity on every command, as kubectl has it; --version has no shorthand.
+	view.verbose = addVerbosityFlags(cmd.PersistentFlags())
+	cmd.PersistentPreRun = func(*cobra.Command, []string) { view.verbose.apply(s.ErrOut) }
 	addViewFlags(cmd.Flags(), view)
 	kube.addFlags(cmd.Flags())
 	kube.fleet.addFlags(cmd.Flags()) // -o and --sidecars-only: the watch's, not record's or check's

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -39,6 +40,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	mode, err := view.colorMode(out.view && !fleetOut)
 	if err != nil {
 		return err
+	}
+	if out.view && s.errTerminal && view.verbose != nil && view.verbose.on() {
+		return fmt.Errorf("-v %s: client-go's log goes to standard error, the terminal the view draws on: send it elsewhere (2>FILE) or add --plain", view.verbose.level())
 	}
 	if fleetOut && (view.report.summary || view.report.explain) {
 		return errors.New("--summary and --explain are for the view and for one target's plain lines, not a scope's table as lines or JSON")
