@@ -28,8 +28,9 @@
 // name belongs to it, so init-sleep.exit is the container init-sleep; put spaces around a minus
 // between two names. A container whose name is not a NAME (it starts with a digit, or is "pod")
 // is written as a STRING: "1st".start. A STRING is double-quoted with Go's escapes.
-// DURATION is a number with a unit, ms, s, m or h, or several: 500ms, 1.5s, 1m30s. NUMBER is a
-// plain number: 0, 2, 0.5. ATTEMPT is a whole number.
+// DURATION is a number with a unit, ms, s, m or h, or several: 500ms, 1.5s, 1m30s; a space
+// may come before a single unit (5 s, 500 ms). NUMBER is a plain number: 0, 2, 0.5. ATTEMPT is
+// a whole number.
 //
 // # What names mean
 //
@@ -75,7 +76,9 @@
 // is true when it holds for every pair of values in its two intervals, false when it holds for
 // none, and uncertain otherwise: app.exit - app.sigterm < 5s is true if the difference is at
 // most 4.9 s whichever way the seconds fall, false if it is at least 5 s, and uncertain when the
-// interval straddles 5 s. == is true only of two exact equal values.
+// interval straddles 5 s. == is true only of two exact equal values. !(a < b) has the truth
+// of a >= b, and its values are shown so compared; a count of findings is shown with the IDs
+// of the findings it counted, 1 (crash-loop) == 0.
 //
 // The estimate never decides: it is a best guess, and a gate that passed on it would pass
 // regressions the evidence cannot rule out, or fail runs the evidence cannot blame. Deciding

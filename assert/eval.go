@@ -123,13 +123,16 @@ func eval(n node, p *timeline.Pod) (value, error) {
 		}
 		return value{ty: tyNumber, num: float64(c.RestartCount)}, nil
 	case *findingsCount:
-		k := 0
+		v := value{ty: tyNumber}
 		for _, f := range p.Findings() {
 			if n.severity == "" || f.Severity == n.severity {
-				k++
+				v.num++
+				if f.ID != "" {
+					v.names = append(v.names, string(f.ID))
+				}
 			}
 		}
-		return value{ty: tyNumber, num: float64(k)}, nil
+		return v, nil
 	case *gapRef:
 		return evalGap(p, n)
 	case *negate:
@@ -141,9 +144,7 @@ func eval(n node, p *timeline.Pod) (value, error) {
 	case *compare:
 		return evalCompare(n, p)
 	case *not:
-		x, err := eval(n.x, p)
-		x.truth = x.truth.not()
-		return x, err
+		return evalNot(n, p)
 	case *logic:
 		return evalLogic(n, p)
 	}
@@ -204,6 +205,12 @@ func evalArith(n *arith, p *timeline.Pod) (value, error) {
 }
 
 func evalCompare(n *compare, p *timeline.Pod) (value, error) {
+	return evalCompareAs(n, p, n.op)
+}
+
+// evalCompareAs evaluates the comparison and says its values with the operator shown, which is
+// n's own or, under a !, its opposite.
+func evalCompareAs(n *compare, p *timeline.Pod, shown tokenKind) (value, error) {
 	x, err := eval(n.x, p)
 	if err != nil {
 		return x, err
@@ -218,10 +225,31 @@ func evalCompare(n *compare, p *timeline.Pod) (value, error) {
 	} else {
 		t = compareBounds(n.op, x.b, y.b)
 	}
-	return value{ty: tyTruth, truth: t, detail: x.format() + " " + opText[n.op] + " " + y.format()}, nil
+	return value{ty: tyTruth, truth: t, detail: x.format() + " " + opText[shown] + " " + y.format()}, nil
+}
+
+// evalNot negates a truth. Its detail says what the negation claims: !(a < b) shows its values
+// compared with >=, the comparison whose truth it has (Kleene's ! of a comparison by the
+// bounds is the opposite comparison); any other negated truth shows !( and its detail ).
+func evalNot(n *not, p *timeline.Pod) (value, error) {
+	if inner, ok := n.x.(*not); ok {
+		return eval(inner.x, p) // !!x is x, in three values as in two
+	}
+	if c, ok := n.x.(*compare); ok {
+		v, err := evalCompareAs(c, p, oppositeOp[c.op])
+		v.truth = v.truth.not()
+		return v, err
+	}
+	v, err := eval(n.x, p)
+	v.truth = v.truth.not()
+	v.detail = "!(" + v.detail + ")"
+	return v, err
 }
 
 var opText = map[tokenKind]string{tLT: "<", tLE: "<=", tGT: ">", tGE: ">=", tEQ: "==", tNE: "!="}
+
+// oppositeOp is the comparison that holds exactly where one does not.
+var oppositeOp = map[tokenKind]tokenKind{tLT: tGE, tLE: tGT, tGT: tLE, tGE: tLT, tEQ: tNE, tNE: tEQ}
 
 // findMilestone is the milestone a reference names in p.
 func findMilestone(p *timeline.Pod, r *milestoneRef) (*timeline.Milestone, error) {
@@ -323,17 +351,26 @@ func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 // matches reports whether g is the gap n names: by its name, or by its two milestones.
 func (n *gapRef) matches(g *timeline.Gap) bool {
 	if n.name != "" {
-		name := normalizeGap(g.Name)
-		if name == n.name {
-			return true
-		}
-		// "pod deletion → last exit (sidecar)" matches "pod deletion → last exit".
-		if i := strings.LastIndex(name, " ("); i > 0 && strings.HasSuffix(name, ")") && name[:i] == n.name {
-			return true
-		}
-		return false
+		return sameGapName(n.name, normalizeGap(g.Name))
 	}
 	return n.from.is(g.From) && n.to.is(g.To)
+}
+
+// GapNamed reports whether name, a named gap as sidecar-top prints it, is the gap that want
+// names, read as gap("...") reads it: -> for →, case and spacing aside, and "pod deletion →
+// last exit" for whichever container exited last. diff's --fail-on names gaps so too.
+func GapNamed(want, name string) bool {
+	return sameGapName(normalizeGap(want), normalizeGap(name))
+}
+
+// sameGapName compares two normalized names: equal, or name is want and a container in
+// parentheses ("pod deletion → last exit (sidecar)" is "pod deletion → last exit").
+func sameGapName(want, name string) bool {
+	if name == want {
+		return true
+	}
+	i := strings.LastIndex(name, " (")
+	return i > 0 && strings.HasSuffix(name, ")") && name[:i] == want
 }
 
 // is reports whether the reference names the milestone r: the same lane and kind, and the

@@ -80,9 +80,9 @@ func testPod() *timeline.Pod {
 		},
 	}
 	return p.WithFindings([]timeline.Finding{
-		{Severity: timeline.SeverityWarning, Text: "w"},
-		{Severity: timeline.SeverityInfo, Text: "i1"},
-		{Severity: timeline.SeverityInfo, Text: "i2"},
+		{ID: timeline.FindingCrashLoop, Severity: timeline.SeverityWarning, Text: "w"},
+		{ID: timeline.FindingSlowStartup, Severity: timeline.SeverityInfo, Text: "i1"},
+		{ID: timeline.FindingStoppedTogether, Severity: timeline.SeverityInfo, Text: "i2"},
 	})
 }
 
@@ -130,9 +130,11 @@ func TestEval(t *testing.T) {
 		{"proxy.restarts == 1", Result{True, "1 == 1", false}},
 		{"proxy.restarts + app.restarts < 1", Result{False, "1 < 1", false}},
 		{"app.restarts != 0", Result{False, "0 != 0", false}},
-		{"count(findings) == 3", Result{True, "3 == 3", false}},
-		{"count(findings, warning) == 0", Result{False, "1 == 0", false}},
-		{"count(findings, info) >= 2", Result{True, "2 >= 2", false}},
+		// A count of findings names those it counted, so a failed gate says which.
+		{"count(findings) == 3", Result{True, "3 (crash-loop, slow-startup, stopped-together) == 3", false}},
+		{"count(findings, warning) == 0", Result{False, "1 (crash-loop) == 0", false}},
+		{"count(findings, info) >= 2", Result{True, "2 (slow-startup, stopped-together) >= 2", false}},
+		{"count(findings, info) - 2 == 0", Result{True, "0 == 0", false}},
 		{"-proxy.restarts < 0", Result{True, "-1 < 0", false}},
 		// Gaps, by name or by milestones; a gap's bounds are the timeline's.
 		{`gap("app SIGTERM → app exit") < 5s`, Result{True, "2.50s [1.00s, 4.00s] < 5s", false}},
@@ -148,9 +150,16 @@ func TestEval(t *testing.T) {
 		{"app.start - proxy.started < 1s && proxy.restarts == 0", Result{False, "1.00s [0.00s, 2.00s] < 1s; 1 == 0", false}},
 		{"app.start - proxy.started < 1s || proxy.restarts == 1", Result{True, "1.00s [0.00s, 2.00s] < 1s; 1 == 1", false}},
 		{"app.start - proxy.started < 1s || proxy.restarts == 0", Result{Uncertain, "1.00s [0.00s, 2.00s] < 1s; 1 == 0", false}},
-		{"!(app.start - proxy.started < 1s)", Result{Uncertain, "1.00s [0.00s, 2.00s] < 1s", false}},
-		{"!app.start - proxy.started < 3s", Result{False, "1.00s [0.00s, 2.00s] < 3s", false}},
+		// A negated comparison shows the comparison it claims: !(a < b) is a >= b.
+		{"!(app.start - proxy.started < 1s)", Result{Uncertain, "1.00s [0.00s, 2.00s] >= 1s", false}},
+		{"!app.start - proxy.started < 3s", Result{False, "1.00s [0.00s, 2.00s] >= 3s", false}},
+		{"!(proxy.restarts == 1)", Result{False, "1 != 1", false}},
+		{"!(proxy.restarts != 1)", Result{True, "1 == 1", false}},
 		{"!!(proxy.restarts == 1)", Result{True, "1 == 1", false}},
+		{"!(proxy.restarts == 1 && count(findings) > 5)", Result{True, "!(1 == 1; 3 (crash-loop, slow-startup, stopped-together) > 5)", false}},
+		// A unit after a space is the duration it reads as.
+		{"app.start - proxy.started < 5 s", Result{True, "1.00s [0.00s, 2.00s] < 5 s", false}},
+		{"app.start - proxy.started > 500 ms", Result{Uncertain, "1.00s [0.00s, 2.00s] > 500 ms", false}},
 		// What the pod lacks makes the assertion false, whatever surrounds it.
 		{"app.restart[1] - app.start < 1s", Result{False, "no app.restart[1]", true}},
 		{"!(app.restart - app.start < 1s)", Result{False, "no app.restart", true}},

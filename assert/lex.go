@@ -89,6 +89,7 @@ func lex(src string) ([]token, error) {
 			if err != nil {
 				return nil, err
 			}
+			tok = spacedUnit(src, tok)
 			toks = append(toks, tok)
 			i += len(tok.text)
 			continue
@@ -164,6 +165,39 @@ func lexNumber(src string, i int) (token, error) {
 		return token{}, errAt(src, start, "bad duration %q: write a number and a unit, ms, s, m or h (e.g. 500ms, 1.5s, 1m30s)", text)
 	}
 	return token{kind: tDuration, pos: start, text: text, dur: d}, nil
+}
+
+// spacedUnit reads a plain number followed by spaces and a unit, 5 s or 500 ms, as the
+// duration it means: a number followed by a name is no expression, so nothing else can be
+// meant. A unit that a . or ( follows, or a letter, digit or - continues, is a name (s.start).
+func spacedUnit(src string, num token) token {
+	if num.kind != tNumber {
+		return num
+	}
+	i := num.pos + len(num.text)
+	for i < len(src) && isSpace(src[i]) {
+		i++
+	}
+	if i == num.pos+len(num.text) {
+		return num
+	}
+	for _, unit := range []string{"ns", "us", "µs", "μs", "ms", "s", "m", "h"} {
+		end := i + len(unit)
+		if !strings.HasPrefix(src[i:], unit) || end < len(src) && nameGoesOn(src[end]) {
+			continue
+		}
+		d, err := time.ParseDuration(num.text + unit)
+		if err != nil {
+			return num
+		}
+		return token{kind: tDuration, pos: num.pos, text: src[num.pos:end], dur: d}
+	}
+	return num
+}
+
+// nameGoesOn reports whether c, after a unit, makes it part of a name or a reference.
+func nameGoesOn(c byte) bool {
+	return isLetter(c) || isDigit(c) || c == '-' || c == '.' || c == '(' || c == '"' || c >= 0x80
 }
 
 // lexString reads a double-quoted string at i, with Go's escapes.

@@ -122,6 +122,7 @@ func (p *parser) unary() (node, error) {
 func isComparison(k tokenKind) bool { return k >= tLT && k <= tNE }
 
 func (p *parser) comparison() (node, error) {
+	xFrom := p.peek().pos
 	x, err := p.sum()
 	if err != nil {
 		return nil, err
@@ -130,33 +131,70 @@ func (p *parser) comparison() (node, error) {
 		return x, nil
 	}
 	t := p.next()
+	yFrom := p.peek().pos
 	y, err := p.sum()
 	if err != nil {
 		return nil, err
 	}
-	if n := p.peek(); isComparison(n.kind) {
+	n := p.peek()
+	if isComparison(n.kind) {
 		return nil, p.errAt(n.pos, "comparisons do not chain: join them with &&, e.g. a < b && b < c")
 	}
-	if err := p.comparable(t, x, y); err != nil {
+	sides := [2]operand{{x, p.text(xFrom, t.pos)}, {y, p.text(yFrom, n.pos)}}
+	if err := p.comparable(t, sides); err != nil {
 		return nil, err
 	}
 	return &compare{at: t.pos, op: t.kind, x: x, y: y}, nil
 }
 
-// comparable checks that x and y can be compared with t.
-func (p *parser) comparable(t token, x, y node) error {
-	tx, ty := x.typ(), y.typ()
+// operand is a side of a comparison and its text as written, for messages.
+type operand struct {
+	n    node
+	text string
+}
+
+// says is the operand for a message: its type and its text, "a time (proxy.start)"; a
+// number written as such is "a plain number (3)".
+func (o operand) says() string {
+	if o.plain() {
+		return "a plain number (" + o.text + ")"
+	}
+	return o.n.typ().article() + " (" + o.text + ")"
+}
+
+// plain reports whether the operand is a number as written, 3 or -3, rather than a count.
+func (o operand) plain() bool {
+	n := o.n
+	if neg, ok := n.(*negate); ok {
+		n = neg.x
+	}
+	l, ok := n.(*literal)
+	return ok && l.ty == tyNumber
+}
+
+// text is the source from one byte offset to another, spaces trimmed.
+func (p *parser) text(from, to int) string { return strings.TrimSpace(p.src[from:to]) }
+
+// comparable checks that the two sides can be compared with t. The message names each side
+// with its type and its text, so that a time compared with a duration says which was read as a
+// time (a milestone, proxy.start), whether or not its container exists: names are checked
+// against the pods later (Check).
+func (p *parser) comparable(t token, s [2]operand) error {
+	tx, ty := s[0].n.typ(), s[1].n.typ()
 	switch {
 	case tx == tyTruth || ty == tyTruth:
 		return p.errAt(t.pos, "%s compares times, durations or counts, not truths: join truths with && or ||", t.text)
 	case tx == ty:
 		return nil
-	case tx == tyDuration && ty == tyNumber || tx == tyNumber && ty == tyDuration:
-		return p.errAt(t.pos, "cannot compare a duration with a plain number: give the number a unit, e.g. 3s")
+	case (tx == tyDuration && ty == tyNumber && s[1].plain()) || (tx == tyNumber && ty == tyDuration && s[0].plain()):
+		return p.errAt(t.pos, "cannot compare %s with %s: give the number a unit, e.g. 3s", s[0].says(), s[1].says())
+	case tx == tyTime && ty == tyDuration:
+		return p.errAt(t.pos, "cannot compare %s with %s: a milestone is a time; for how long after the pod's creation, write %s - pod.created %s %s",
+			s[0].says(), s[1].says(), s[0].text, t.text, s[1].text)
 	case tx == tyTime || ty == tyTime:
-		return p.errAt(t.pos, "cannot compare %s with %s: subtract two times for a duration, e.g. app.start - sidecar.started < 3s", tx.article(), ty.article())
+		return p.errAt(t.pos, "cannot compare %s with %s: subtract two times for a duration, e.g. app.start - sidecar.started < 3s", s[0].says(), s[1].says())
 	}
-	return p.errAt(t.pos, "cannot compare %s with %s", tx.article(), ty.article())
+	return p.errAt(t.pos, "cannot compare %s with %s", s[0].says(), s[1].says())
 }
 
 func (p *parser) sum() (node, error) {

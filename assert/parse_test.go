@@ -145,10 +145,16 @@ func TestParseErrors(t *testing.T) {
 		{"() < 3s", Error{2, "a value was expected before this )"}},
 		{"(app.exit - app.sigterm < 3s]", Error{29, `) expected, found "]"`}},
 		// Type errors.
-		{"app.start < sidecar.restarts", Error{11, "cannot compare a time with a count: subtract two times for a duration, e.g. app.start - sidecar.started < 3s"}},
-		{"app.start < 3s", Error{11, "cannot compare a time with a duration: subtract two times for a duration, e.g. app.start - sidecar.started < 3s"}},
-		{"app.exit - app.start < 3", Error{22, "cannot compare a duration with a plain number: give the number a unit, e.g. 3s"}},
-		{"count(findings) == 0s", Error{17, "cannot compare a duration with a plain number: give the number a unit, e.g. 3s"}},
+		{"app.start < sidecar.restarts", Error{11, "cannot compare a time (app.start) with a count (sidecar.restarts): subtract two times for a duration, e.g. app.start - sidecar.started < 3s"}},
+		// Which side was read as a time, whether or not its container exists (Check says that).
+		{"proxy.start < 3s", Error{13, "cannot compare a time (proxy.start) with a duration (3s): a milestone is a time; for how long after the pod's creation, write proxy.start - pod.created < 3s"}},
+		{"3s > (app.start)", Error{4, "cannot compare a duration (3s) with a time ((app.start)): subtract two times for a duration, e.g. app.start - sidecar.started < 3s"}},
+		{"app.exit - app.start < 3", Error{22, "cannot compare a duration (app.exit - app.start) with a plain number (3): give the number a unit, e.g. 3s"}},
+		{"app.exit - app.start < -3", Error{22, "cannot compare a duration (app.exit - app.start) with a plain number (-3): give the number a unit, e.g. 3s"}},
+		{"count(findings) == 0s", Error{17, "cannot compare a count (count(findings)) with a duration (0s)"}},
+		// A unit after a space is read with its number; a name after a number stays a name.
+		{"app.exit - app.start < 5 sec", Error{22, "cannot compare a duration (app.exit - app.start) with a plain number (5): give the number a unit, e.g. 3s"}},
+		{"app.exit - app.start < 5 s.start", Error{22, "cannot compare a duration (app.exit - app.start) with a plain number (5): give the number a unit, e.g. 3s"}},
 		{"app.start + sidecar.start < app.exit", Error{11, "cannot add a time and a time"}},
 		{"app.restarts - 1s == 0", Error{14, "cannot subtract a count and a duration"}},
 		{"3s - app.start < app.exit", Error{4, "cannot subtract a duration and a time"}},

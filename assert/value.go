@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -149,7 +150,8 @@ type value struct {
 	truth  Truth
 	b      bounds
 	num    float64
-	detail string // for a truth: the values compared, in words
+	detail string   // for a truth: the values compared, in words
+	names  []string // for a count of findings: the IDs of those counted
 }
 
 // format writes a time or duration value: the estimate, then its bounds if it is not exact,
@@ -157,7 +159,11 @@ type value struct {
 func (v value) format() string {
 	switch v.ty {
 	case tyNumber:
-		return strconv.FormatFloat(v.num, 'f', -1, 64)
+		n := strconv.FormatFloat(v.num, 'f', -1, 64)
+		if len(v.names) > 0 {
+			n += " (" + strings.Join(v.names, ", ") + ")"
+		}
+		return n
 	case tyTruth:
 		return v.truth.String()
 	}
