@@ -4,111 +4,10 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/google/go-cmp/cmp"
-
+	"github.com/sidecar-top/sidecar-top/compare"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
-
-// span is a span in milliseconds.
-func span(v, lo, hi int) timeline.Span {
-	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
-	return timeline.Span{Value: ms(v), Min: ms(lo), Max: ms(hi)}
-}
-
-func spanPtr(v, lo, hi int) *timeline.Span { s := span(v, lo, hi); return &s }
-
-// gapPod is a pod with the named gaps given, name then span.
-func gapPod(name string, gaps ...any) *timeline.Pod {
-	p := &timeline.Pod{Name: name}
-	for i := 0; i < len(gaps); i += 2 {
-		p.Gaps = append(p.Gaps, timeline.Gap{Name: gaps[i].(string), Span: gaps[i+1].(timeline.Span)})
-	}
-	return p
-}
-
-func one(s timeline.Span) *gapSide {
-	return &gapSide{Pods: 1, Span: s, Smallest: s.Value, Largest: s.Value}
-}
-
-func snap(pods ...*timeline.Pod) timeline.Snapshot {
-	return timeline.Snapshot{Pods: timeline.SeqOf(pods...)}
-}
-
-// TestDiffTimelines: how pods are matched, and when a change is real.
-func TestDiffTimelines(t *testing.T) {
-	const g1, g2, g3 = "app SIGTERM → app exit", "proxy start → proxy started", "pod deletion → last exit (proxy)"
-	before := gapPod("web", g1, span(1000, 500, 1500), g2, span(200, 0, 400), g3, span(300, 0, 600))
-	after := gapPod("web", g1, span(3000, 2000, 3500), g2, span(100, 0, 200))
-	tests := []struct {
-		name string
-		a, b timeline.Snapshot
-		by   string
-		want gapDiff
-	}{
-		{"one pod each, same name", snap(before), snap(after), "auto", gapDiff{By: "name", Pairs: []podPair{{
-			A: "web", B: "web", Gaps: []gapRow{
-				// B's [2, 3.5] lies above A's [0.5, 1.5]: longer.
-				{Name: g1, A: one(span(1000, 500, 1500)), B: one(span(3000, 2000, 3500)), Change: spanPtr(2000, 500, 3000), Shift: "longer"},
-				// The intervals overlap: the change may be none.
-				{Name: g2, A: one(span(200, 0, 400)), B: one(span(100, 0, 200)), Change: spanPtr(-100, -400, 200), Shift: "within bounds"},
-				{Name: g3, A: one(span(300, 0, 600)), Shift: "only in A"},
-			},
-		}}}},
-		{"the other way", snap(after), snap(before), "auto", gapDiff{By: "name", Pairs: []podPair{{
-			A: "web", B: "web", Gaps: []gapRow{
-				{Name: g1, A: one(span(3000, 2000, 3500)), B: one(span(1000, 500, 1500)), Change: spanPtr(-2000, -3000, -500), Shift: "shorter"},
-				{Name: g2, A: one(span(100, 0, 200)), B: one(span(200, 0, 400)), Change: spanPtr(100, -200, 400), Shift: "within bounds"},
-				{Name: g3, B: one(span(300, 0, 600)), Shift: "only in B"},
-			},
-		}}}},
-		{"one pod each, other names", snap(gapPod("a-1", g1, span(1000, 1000, 1000))), snap(gapPod("b-2", g1, span(1001, 1001, 1001))), "auto",
-			gapDiff{By: "order", Pairs: []podPair{{A: "a-1", B: "b-2", Gaps: []gapRow{
-				// Exact values that differ by a millisecond: a real change.
-				{Name: g1, A: one(span(1000, 1000, 1000)), B: one(span(1001, 1001, 1001)), Change: spanPtr(1, 1, 1), Shift: "longer"},
-			}}}}},
-		{"by name, some unmatched", snap(gapPod("x"), gapPod("y", g1, span(1, 0, 2))), snap(gapPod("y", g1, span(1, 0, 2)), gapPod("z")), "name",
-			gapDiff{By: "name", Pairs: []podPair{{A: "y", B: "y", Gaps: []gapRow{
-				{Name: g1, A: one(span(1, 0, 2)), B: one(span(1, 0, 2)), Change: spanPtr(0, -2, 2), Shift: "within bounds"},
-			}}}, OnlyA: []string{"x"}, OnlyB: []string{"z"}}},
-		{"by order, B longer", snap(gapPod("x")), snap(gapPod("y"), gapPod("z")), "order",
-			gapDiff{By: "order", Pairs: []podPair{{A: "x", B: "y"}}, OnlyB: []string{"z"}}},
-		{"several pods: distributions", snap(
-			gapPod("j-1", g1, span(1000, 900, 1100)),
-			gapPod("j-2", g1, span(3000, 2000, 4000)),
-			gapPod("j-3", g1, span(2000, 1500, 2500), g2, span(5, 0, 10)),
-		), snap(
-			gapPod("k-1", g1, span(9000, 8000, 9500)),
-			gapPod("k-2", g1, span(7000, 6500, 8000)),
-			gapPod("k-3", g1, span(5000, 4000, 6000)),
-			gapPod("k-4", g1, span(100, 0, 200)),
-		), "auto", gapDiff{By: "gap", Gaps: []gapRow{
-			// A's median 2 s lies in [1.5 s, 2.5 s]; B's (the lower middle of four) 5 s in
-			// [4 s, 6 s]: the medians' intervals do not meet.
-			{Name: g1,
-				A:      &gapSide{Pods: 3, Span: span(2000, 1500, 2500), Smallest: 1000 * time.Millisecond, Largest: 3000 * time.Millisecond},
-				B:      &gapSide{Pods: 4, Span: span(5000, 4000, 6000), Smallest: 100 * time.Millisecond, Largest: 9000 * time.Millisecond},
-				Change: spanPtr(3000, 1500, 4500), Shift: "longer"},
-			{Name: g2, A: one(span(5, 0, 10)), Shift: "only in A"},
-		}}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := diffTimelines("A", "B", tt.a, tt.b, tt.by)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tt.want.Kind, tt.want.A, tt.want.B = "SidecarTopDiff", "A", "B"
-			if diff := cmp.Diff(got, tt.want); diff != "" {
-				t.Errorf("-got +want:\n%s", diff)
-			}
-		})
-	}
-	if _, err := diffTimelines("A", "B", snap(), snap(), "pods"); err == nil || !strings.Contains(err.Error(), `--by "pods"`) {
-		t.Errorf("--by pods: %v", err)
-	}
-}
 
 // rowVerdicts is each gap row of a plain diff, its name and its verdict.
 func rowVerdicts(stdout string) map[string]string {
@@ -157,7 +56,7 @@ func TestDiffRecordings(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var d gapDiff
+	var d compare.Diff
 	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -211,12 +110,129 @@ func TestDiffBad(t *testing.T) {
 		{[]string{"diff", "-", "-"}, "only one of A and B can be standard input"},
 		{[]string{"diff", a, "/does/not/exist.jsonl"}, "no such file"},
 		{[]string{"diff", a, a, "--by", "pods"}, `--by "pods": want auto, name, order or gap`},
+		{[]string{"diff", "--exit-code", a}, "accepts 2 arg(s)"},
+		{[]string{"diff", "--exit-code=maybe", a, a}, `invalid argument "maybe" for "--exit-code"`},
+		{[]string{"diff", "--exit-code", "--no-such-flag", a, a}, "unknown flag: --no-such-flag"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, _, stderr := runCmd(t, tt.args...)
-			if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want 1 and one line containing %q", code, stderr, tt.want)
+			if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// TestDiffExitCode: --exit-code exits 1 when the recordings differ, as git diff does, and 0
+// when they do not; without it diff exits 0 whatever it finds.
+func TestDiffExitCode(t *testing.T) {
+	a, b := recordingFile(t, "startup-probe"), recordingFile(t, "termination-order")
+	tests := []struct {
+		args     []string
+		code     int
+		stderrIs string
+	}{
+		{[]string{"diff", "--exit-code", a, a}, 0, ""},
+		{[]string{"diff", "--exit-code", a, b}, 1, "sidecar-top: the recordings differ (--exit-code)\n"},
+		{[]string{"diff", a, b}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, tt.args...)
+			if code != tt.code || stderr != tt.stderrIs {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, tt.code, tt.stderrIs)
+			}
+			if !strings.Contains(stdout, "VERDICT") {
+				t.Errorf("no comparison printed:\n%s", stdout)
+			}
+		})
+	}
+}
+
+// TestDiffEnds: a native sidecar's Job completes and the same Job with a classic sidecar never
+// does; diff says so of the Job and of its pod, beside the gaps only A has.
+func TestDiffEnds(t *testing.T) {
+	a, b := recordingFile(t, "job-native-sidecar"), recordingFile(t, "job-classic-sidecar")
+	code, stdout, stderr := runCmd(t, "diff", "--exit-code", a, b)
+	if code != 1 {
+		t.Fatalf("exit %d, stderr %q; want 1 (the recordings differ)", code, stderr)
+	}
+	for _, want := range []string{
+		"ended on one side only\n",
+		"  job sc-b1 (A)        ended Complete at +37.67s",
+		"  job sc-b2 (B)        never ended: the recording ends with it Running (warning: classic-sidecar-blocks)\n",
+		"  pod sc-b1-69jc7 (A)  ended Succeeded at +36.65s",
+		"  pod sc-b2-5rf6w (B)  never ended: the recording ends with it NotReady (warning: classic-sidecar-blocks)\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, stdout)
+		}
+	}
+	_, stdout, _ = runCmd(t, "diff", "-o", "json", a, b)
+	var d compare.Diff
+	if err := json.Unmarshal([]byte(stdout), &d); err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Ends) != 2 || d.Ends[0].Object != "job" || !d.Ends[0].EndA.Ended || d.Ends[0].EndB.Ended || d.Ends[0].EndA.How != "Complete" ||
+		d.Ends[1].Object != "pod" || d.Ends[1].EndB.How != "NotReady" {
+		t.Errorf("ends: %+v", d.Ends)
+	}
+}
+
+// TestDiffFailOn: a threshold fails only where the change is certainly beyond it; one the
+// bounds cannot decide is said and passes; a gap neither recording has is named unknown.
+func TestDiffFailOn(t *testing.T) {
+	a, b := recordingFile(t, "startup-probe"), recordingFile(t, "termination-order")
+	tests := []struct {
+		threshold string
+		code      int
+		verdict   string // the verdict on the threshold's line
+		stderr    string
+	}{
+		// sc-a's startup probe held its sidecar 2.4 to 4.5 s; sc-c's none: -4.36 s [-4.54, -2.08].
+		{"sidecar start → sidecar started < -50%", 1, "fails",
+			"sidecar-top: 1 of 1 --fail-on checks failed: sidecar start → sidecar started < -50% (pods sc-a and sc-c: -4.36s [-4.54s, -2.08s], -100%)\n"},
+		{"sidecar start -> sidecar started < -2s", 1, "fails", "failed: sidecar start -> sidecar started < -2s"},
+		{"sidecar start → sidecar started > +0%", 0, "passes", ""},
+		// The drain grew by 0.99 to 3.48 s: more than 0.5 s for certain, more than 1 s perhaps.
+		{"app SIGTERM → app exit > +500ms", 1, "fails", "(pods sc-a and sc-c: +2.74s [+0.99s, +3.48s], +1099%)"},
+		{"app SIGTERM → app exit > +1s", 0, "undecided", ""},
+		{"Pod Deletion → Last Exit >= +1.5s", 1, "fails", "failed: Pod Deletion → Last Exit >= +1.5s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.threshold, func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, "diff", "--fail-on", tt.threshold, a, b)
+			if code != tt.code || !strings.Contains(stderr, tt.stderr) || (tt.stderr == "" && stderr != "") {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, stderr, tt.code, tt.stderr)
+			}
+			if !strings.Contains(stdout, "\n  "+tt.verdict+" ") || !strings.Contains(stdout, tt.threshold) {
+				t.Errorf("no %q line for %q:\n%s", tt.verdict, tt.threshold, stdout)
+			}
+		})
+	}
+}
+
+// TestDiffFailOnBad: a bad threshold is refused in one line naming its column before anything is
+// read (B does not exist), and a gap neither recording has is named unknown; both exit 2.
+func TestDiffFailOnBad(t *testing.T) {
+	a := recordingFile(t, "startup-probe")
+	tests := []struct {
+		threshold, b, want string
+	}{
+		{"sidecar started → app start", "/does/not/exist", `--fail-on "sidecar started → app start": column 28: want GAP OP CHANGE`},
+		{"sidecar started → app start > 20", "/does/not/exist", `column 31: "20" is not a change: want a change such as +20% (of A's gap) or +500ms`},
+		{"sidecar started → app start > +20 %x", "/does/not/exist", `column 31: "+20%x" is not a change`},
+		{"sidecar started → app start >", "/does/not/exist", "column 30: nothing after >"},
+		{"> +1s", "/does/not/exist", "column 1: no gap's name before >"},
+		{"app start > +1s", "/does/not/exist", "column 1: a gap's name reads FROM → TO"},
+		{"sidecar started → app begin > +1s", a, `--fail-on "sidecar started → app begin > +1s": unknown gap "sidecar started → app begin": neither recording has it; they have "init-sleep exit → sidecar start", `},
+	}
+	for _, tt := range tests {
+		t.Run(tt.threshold, func(t *testing.T) {
+			code, stdout, stderr := runCmd(t, "diff", "--fail-on", tt.threshold, a, tt.b)
+			if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, tt.want) || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and one line containing %q", code, stdout, stderr, tt.want)
 			}
 		})
 	}

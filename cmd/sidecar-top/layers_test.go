@@ -21,6 +21,7 @@ func TestLayers(t *testing.T) {
 		{"ui", []string{"k8s.io/client-go", "k8s.io/api/", "/sidecar-top/watch", "/sidecar-top/source"}},
 		{"export", []string{"k8s.io/client-go", "github.com/charmbracelet/bubbletea", "/sidecar-top/watch"}},
 		{"assert", []string{"k8s.io/", "github.com/charmbracelet/"}},
+		{"compare", []string{"k8s.io/", "github.com/charmbracelet/bubbletea", "/sidecar-top/watch"}},
 	} {
 		out, err := exec.Command("go", "list", "-deps", "github.com/sidecar-top/sidecar-top/"+tc.pkg).Output()
 		if err != nil {
