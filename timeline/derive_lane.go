@@ -200,14 +200,27 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		started = lc.occsIn(lc.window(recheck), "Started", ls.occs["Started"])
 		created = lc.occsIn(lc.window(recheck+1), "Created", ls.occs["Created"])
 	}
-	// The starts and exits, which decide where Events are filed: from the first instance touched on.
-	first := sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
+	first, statusRuns := d.statusRunsFrom(ps, ls, from)
+	lc.windows(max(first-1, 0), ls.occs["Created"])
+	if recheck < from && ls.windowsMoved(recheck, started, created) {
+		ls.dirtyFrom = recheck
+		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
+	}
+	return d.baseRunsFrom(ps, ls, from, first, statusRuns)
+}
+
+// statusRunsFrom derives the status-based milestones of the instances from attempt from on
+// (from the first, index first, touched), into the deriver's storage, and files their starts
+// and exits in the lane's cache, which decide where Events are filed.
+func (d *deriver) statusRunsFrom(ps *podState, ls *laneState, from int32) (first int, statusRuns []runMilestones) {
+	lc := &ls.cache
+	first = sort.Search(len(ls.instances), func(i int) bool { return ls.instances[i].attempt >= from })
 	lc.attempts = lc.attempts[:first]
 	lc.startLo, lc.startHi, lc.exitHi = lc.startLo[:first], lc.startHi[:first], lc.exitHi[:first]
 	if n := len(ls.instances) - first; n > len(d.statusRuns) {
 		d.statusRuns = append(d.statusRuns, make([]runMilestones, n-len(d.statusRuns))...)
 	}
-	statusRuns := d.statusRuns[:len(ls.instances)-first]
+	statusRuns = d.statusRuns[:len(ls.instances)-first]
 	for i := first; i < len(ls.instances); i++ {
 		in := ls.instances[i]
 		r := &statusRuns[i-first]
@@ -222,12 +235,13 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		lc.attempts = append(lc.attempts, in.attempt)
 		lc.startLo, lc.startHi, lc.exitHi = append(lc.startLo, lo), append(lc.startHi, hi), append(lc.exitHi, end)
 	}
-	lc.windows(max(first-1, 0), ls.occs["Created"])
-	if recheck < from && ls.windowsMoved(recheck, started, created) {
-		ls.dirtyFrom = recheck
-		return d.deriveLane(ps, ls) // from that run on, the windows as they are now
-	}
-	// The attempts from `from` on that anything belongs to.
+	return first, statusRuns
+}
+
+// attemptsFrom are the attempts from `from` on that anything belongs to (an instance, from
+// index first on, a wait, the Events after the last run), sorted, in the deriver's storage.
+func (d *deriver) attemptsFrom(ls *laneState, from int32, first int) []int32 {
+	lc := &ls.cache
 	attempts := append(d.attempts[:0], lc.attempts[first:]...)
 	attempts = ls.appendWaitAttempts(attempts, from)
 	if next, ok := lc.next(); ok && next >= from && lc.hasOccsAfterLast(ls) {
@@ -235,8 +249,15 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	}
 	slices.Sort(attempts)
 	attempts = slices.Compact(attempts)
-	d.attempts = attempts[:0] // only this loop reads them
+	d.attempts = attempts[:0] // only baseRunsFrom's loop reads them
+	return attempts
+}
 
+// baseRunsFrom derives the base runs from attempt `from` on again (baseRun), each after the
+// exit of the run before, keeping those before it, and is the lane's base runs.
+func (d *deriver) baseRunsFrom(ps *podState, ls *laneState, from int32, first int, statusRuns []runMilestones) []*Run {
+	lc := &ls.cache
+	attempts := d.attemptsFrom(ls, from, first)
 	// The runs before `from` stay. No snapshot holds this slice (result copies it), so it is
 	// extended in place.
 	keep := sort.Search(len(lc.base), func(i int) bool { return lc.base[i].Attempt >= from })
@@ -253,12 +274,7 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 		prevExit = lc.exitOf(first - 1)
 	}
 	for _, a := range attempts {
-		var sr *runMilestones
-		var in *instance
-		if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a }); i >= first &&
-			i < len(lc.attempts) && lc.attempts[i] == a {
-			sr, in = &statusRuns[i-first], ls.instances[i]
-		}
+		sr, in := ls.statusRunOf(a, first, statusRuns)
 		for oi < len(lc.old) && lc.old[oi].Attempt < a {
 			oi++
 		}
@@ -279,6 +295,17 @@ func (d *deriver) deriveLane(ps *podState, ls *laneState) []*Run {
 	clear(lc.oldRoom)
 	lc.base, lc.room = base, room
 	return base
+}
+
+// statusRunOf is attempt a's status-based milestones among statusRuns (the instances' from index
+// first on) and its instance; nil, nil when the status did not show it there.
+func (ls *laneState) statusRunOf(a int32, first int, statusRuns []runMilestones) (*runMilestones, *instance) {
+	lc := &ls.cache
+	if i := sort.Search(len(lc.attempts), func(i int) bool { return lc.attempts[i] >= a }); i >= first &&
+		i < len(lc.attempts) && lc.attempts[i] == a {
+		return &statusRuns[i-first], ls.instances[i]
+	}
+	return nil, nil
 }
 
 // earlierBound is the earlier of two upper bounds, where zero is no bound.
