@@ -96,7 +96,24 @@ func (l *passLane) lastRun() int32 {
 func (l *passLane) result(created time.Time) Seq[*Run] {
 	fin := l.ls.fin()
 	same := fin.version == l.ls.cache.version && len(fin.edits) == len(l.edits) && l.ls.cache.changed > 0
-	var made map[int32]finalRun
+	made, changed := l.madeRuns(fin, created)
+	old := fin.edits
+	fin.edits, fin.version = made, l.ls.cache.version
+	defer func() {
+		if old != nil {
+			clear(old)
+			fin.spareEdits = old
+		}
+	}()
+	if same && !changed {
+		return fin.runs.view()
+	}
+	return l.written(fin, old, made)
+}
+
+// madeRuns are the runs the pass changed, by attempt, each placed from the pod's creation: last
+// time's where it came out the same, else a new one (changed says there was one).
+func (l *passLane) madeRuns(fin *laneFinal, created time.Time) (made map[int32]finalRun, changed bool) {
 	if len(l.edits) > 0 {
 		// The map of the pass before last, which nothing reads now.
 		made, fin.spareEdits = fin.spareEdits, nil
@@ -123,48 +140,22 @@ func (l *passLane) result(created time.Time) Seq[*Run] {
 			out.Log = base.Log
 		}
 		made[a] = finalRun{base: base, created: created, ms: ms, out: out}
-		same = false
+		changed = true
 	}
-	old := fin.edits
-	fin.edits, fin.version = made, l.ls.cache.version
-	defer func() {
-		if old != nil {
-			clear(old)
-			fin.spareEdits = old
-		}
-	}()
-	if same {
-		return fin.runs.view()
-	}
-	// The runs from the first base run derived again on, and the runs changed now or last time
-	// (the first run of a lane, say, which the next lane's start bounds), may differ from what was
-	// handed out: only they are compared and written.
+	return made, changed
+}
+
+// written writes the lane's runs, with those made now (made) in place of their base runs, into
+// the list handed out, and is it. The runs from the first base run derived again on, and the runs
+// changed now or last time (old: the first run of a lane, say, which the next lane's start
+// bounds), may differ from what was handed out: only they are compared and written.
+func (l *passLane) written(fin *laneFinal, old, made map[int32]finalRun) Seq[*Run] {
 	lc := &l.ls.cache
-	from, inserted := lc.changed-1, false
+	from := lc.changed - 1
 	lc.changed = len(l.runs) + 1
-	var at []int // the indexes of runs changed now or last time, before from
-	for _, edits := range [...]map[int32]finalRun{old, made} {
-		for a := range edits {
-			i := sort.Search(len(l.runs), func(i int) bool { return l.runs[i].Attempt >= a })
-			inserted = inserted || i == len(l.runs) || l.runs[i].Attempt != a
-			if i < from {
-				at = append(at, i)
-			}
-		}
-	}
+	at, inserted := l.changedBefore(from, old, made)
 	if from < 0 || inserted {
-		// A run the pass made that has no base run (rare), or the first list: put it together whole.
-		out := append(fin.scratch[:0], l.runs...)
-		for a, f := range made {
-			if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
-				out[i] = f.out
-				continue
-			}
-			out = insertRun(out, f.out)
-		}
-		assignSeq(&fin.runs, out, 0)
-		fin.scratch = out[:0]
-		return fin.runs.view()
+		return l.writtenWhole(fin, made)
 	}
 	for _, i := range at {
 		r := l.runs[i]
@@ -183,6 +174,37 @@ func (l *passLane) result(created time.Time) Seq[*Run] {
 		out = append(out, r)
 	}
 	assignSeq(&fin.runs, out, from)
+	fin.scratch = out[:0]
+	return fin.runs.view()
+}
+
+// changedBefore are the indexes in the base runs, before from, of the runs changed now or last
+// time; inserted says one of them has no base run.
+func (l *passLane) changedBefore(from int, old, made map[int32]finalRun) (at []int, inserted bool) {
+	for _, edits := range [...]map[int32]finalRun{old, made} {
+		for a := range edits {
+			i := sort.Search(len(l.runs), func(i int) bool { return l.runs[i].Attempt >= a })
+			inserted = inserted || i == len(l.runs) || l.runs[i].Attempt != a
+			if i < from {
+				at = append(at, i)
+			}
+		}
+	}
+	return at, inserted
+}
+
+// writtenWhole puts the list together whole: the first list, or one with a run the pass made
+// that has no base run (rare).
+func (l *passLane) writtenWhole(fin *laneFinal, made map[int32]finalRun) Seq[*Run] {
+	out := append(fin.scratch[:0], l.runs...)
+	for a, f := range made {
+		if i := sort.Search(len(out), func(i int) bool { return out[i].Attempt >= a }); i < len(out) && out[i].Attempt == a {
+			out[i] = f.out
+			continue
+		}
+		out = insertRun(out, f.out)
+	}
+	assignSeq(&fin.runs, out, 0)
 	fin.scratch = out[:0]
 	return fin.runs.view()
 }
