@@ -149,4 +149,3 @@ func thresholdFailure(r compare.ThresholdResult) string {
 	}
 	return s + ")"
 }
-
