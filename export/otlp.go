@@ -27,6 +27,9 @@ type OTLPOptions struct {
 	ServiceName string
 	// Timeout bounds the whole sending, retries included; zero means 30 s.
 	Timeout time.Duration
+	// Shift moves every time the traces hold by the same amount (ShiftToNow: so that they end
+	// now); zero sends the times as they were recorded.
+	Shift time.Duration
 }
 
 // SendOTLP sends the timeline, a trace per pod (see WriteTraces), to an OTLP/HTTP endpoint with
@@ -52,11 +55,11 @@ func SendOTLP(ctx context.Context, in Input, o OTLPOptions) error {
 	if err != nil {
 		return fmt.Errorf("otlp: %w", err)
 	}
-	err = WriteTraces(ctx, in, exp, o.ServiceName)
+	err = writeTraces(ctx, in, exp, o.ServiceName, o.Shift)
 	if serr := exp.Shutdown(ctx); err == nil && serr != nil {
 		err = fmt.Errorf("otlp: %w", serr)
 	}
-	return err
+	return o.explain(err)
 }
 
 // exporterOptions turn the options into the exporter's.
@@ -74,6 +77,9 @@ func (o OTLPOptions) exporterOptions() ([]otlptracehttp.Option, error) {
 		}
 		opts = append(opts, otlptracehttp.WithEndpointURL(u.String()))
 	default:
+		if err := CheckEndpoint(ep); err != nil {
+			return nil, fmt.Errorf("--otlp-endpoint %w", err)
+		}
 		opts = append(opts, otlptracehttp.WithEndpoint(ep))
 		if o.Insecure {
 			opts = append(opts, otlptracehttp.WithInsecure())
@@ -100,6 +106,11 @@ const maxBatch = 512
 // them all; trying each of 10,000 pods had printed 1.2 MB of errors on one line), and says how
 // many pods' traces were sent and why the rest were not (NotSentError).
 func WriteTraces(ctx context.Context, in Input, exp sdktrace.SpanExporter, serviceName string) error {
+	return writeTraces(ctx, in, exp, serviceName, 0)
+}
+
+// writeTraces is WriteTraces with every time moved by shift (shiftSpans).
+func writeTraces(ctx context.Context, in Input, exp sdktrace.SpanExporter, serviceName string, shift time.Duration) error {
 	if serviceName == "" {
 		serviceName = "sidecar-top"
 	}
@@ -111,6 +122,7 @@ func WriteTraces(ctx context.Context, in Input, exp sdktrace.SpanExporter, servi
 			errs = append(errs, fmt.Errorf("otlp: pod %s: %w", p.Name, err))
 			continue
 		}
+		spans = shiftSpans(spans, shift)
 		for len(spans) > 0 {
 			n := min(len(spans), maxBatch)
 			if err := exp.ExportSpans(ctx, spans[:n]); err != nil {

@@ -31,6 +31,7 @@ type otlpFlags struct {
 	headers  map[string]string
 	service  string
 	timeout  time.Duration
+	shift    bool           // --shift-to-now
 	flags    *pflag.FlagSet // to tell an --otlp-* flag given from its default
 }
 
@@ -56,7 +57,9 @@ another form (FILE - reads standard input):
   svg       the lanes as a picture in the view's colours, with a time axis.
   otlp      OpenTelemetry traces sent over OTLP/HTTP to --otlp-endpoint: a trace per pod (its
             ID is the pod's UID), a span per container run and per state, span events for the
-            milestones. Exporting again sends the same IDs.
+            milestones. Exporting again sends the same IDs. HOST:PORT is sent over HTTPS
+            unless --otlp-insecure; --shift-to-now moves every time by one amount so that the
+            traces end now (each root span says by how much: sidecar_top.time_shift_s).
 
 Text formats go to standard output unless -o OUT is given. --pod keeps one pod of a workload.
 The OTEL_EXPORTER_OTLP_* environment variables apply where a flag is not given.`,
@@ -92,11 +95,12 @@ func (o *otlpFlags) addFlags(fs *pflag.FlagSet) {
 	fs.StringToStringVar(&o.headers, "otlp-header", nil, "a header to send, KEY=VALUE (repeatable), e.g. Authorization=Bearer ...")
 	fs.StringVar(&o.service, "otlp-service-name", "sidecar-top", "the traces' service.name")
 	fs.DurationVar(&o.timeout, "otlp-timeout", 30*time.Second, "give up sending after this long")
+	fs.BoolVar(&o.shift, "shift-to-now", false, "move every time of the traces by the same amount, so that they end now (an old recording in a backend's last hour)")
 }
 
 // given is the name of the first --otlp-* flag given on the command line, or "".
 func (o *otlpFlags) given() string {
-	for _, name := range []string{"otlp-endpoint", "otlp-insecure", "otlp-header", "otlp-service-name", "otlp-timeout"} {
+	for _, name := range []string{"otlp-endpoint", "otlp-insecure", "otlp-header", "otlp-service-name", "otlp-timeout", "shift-to-now"} {
 		if f := o.flags.Lookup(name); f != nil && f.Changed {
 			return name
 		}
@@ -115,6 +119,11 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 	}
 	if name := o.otlp.given(); f.Text() && name != "" {
 		return fmt.Errorf("--%s is for --format otlp, not %s", name, f)
+	}
+	if !f.Text() {
+		if err := export.CheckEndpoint(o.otlp.endpoint); err != nil {
+			return fmt.Errorf("--otlp-endpoint %w", err) // before the recording is read
+		}
 	}
 	var inputs inputFiles
 	inputs.add(name, s.In)
@@ -142,10 +151,15 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		}
 	}
 	if !f.Text() {
-		if err := export.SendOTLP(ctx, in, o.otlp.options()); err != nil {
+		opts, shifted := o.otlp.options(), ""
+		if o.otlp.shift {
+			opts.Shift = export.ShiftToNow(in, time.Now())
+			shifted = fmt.Sprintf(", every time moved by %s so that they end now", opts.Shift.Round(time.Second))
+		}
+		if err := export.SendOTLP(ctx, in, opts); err != nil {
 			return err
 		}
-		say(s.ErrOut, "sent %d pods' traces to %s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint))
+		say(s.ErrOut, "sent %d pods' traces to %s%s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint), shifted)
 		return nil
 	}
 	return writeExport(s.Out, f, o.output, in, inputs)
@@ -203,6 +217,11 @@ func (e *exportFlag) Set(v string) error {
 	f, err := export.ParseFormat(name)
 	if err != nil {
 		return err
+	}
+	if !f.Text() {
+		if err := export.CheckEndpoint(target); err != nil {
+			return fmt.Errorf("otlp=ENDPOINT %w", err)
+		}
 	}
 	e.specs = append(e.specs, exportSpec{format: f, target: target})
 	return nil

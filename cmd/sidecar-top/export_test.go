@@ -32,6 +32,12 @@ func TestExportBadInput(t *testing.T) {
 		{[]string{"export", rec, "--format", "otlp", "-o", "x"}, "writes no file"},
 		{[]string{"export", rec, "--format", "svg", "--otlp-endpoint", "http://x"}, "--otlp-endpoint is for --format otlp"},
 		{[]string{"export", rec, "--format", "otlp", "--otlp-endpoint", "ftp://x"}, `--otlp-endpoint "ftp://x"`},
+		{[]string{"export", rec, "--format", "svg", "--shift-to-now"}, "--shift-to-now is for --format otlp"},
+		// A HOST:PORT that cannot be sent to is refused before the recording is read.
+		{[]string{"export", "/does/not/exist.jsonl", "--format", "otlp", "--otlp-endpoint", "localhost:4318/v1/traces"},
+			`--otlp-endpoint "localhost:4318/v1/traces": a path needs a scheme: http://localhost:4318/v1/traces or https://`},
+		{[]string{"export", "/does/not/exist.jsonl", "--format", "otlp", "--otlp-endpoint", "localhost"}, `--otlp-endpoint "localhost": no port`},
+		{[]string{"record", "pod/x", "-o", "x.jsonl", "--export", "otlp=collector"}, `otlp=ENDPOINT "collector": no port`},
 		{[]string{"export", rec, "--format", "svg", "--pod", "nope"}, `no pod "nope"`},
 		{[]string{"export", filepath.Join(t.TempDir(), "none.jsonl"), "--format", "svg"}, "no such file"},
 		{[]string{"export", empty, "--format", "markdown"}, "empty"},
@@ -124,6 +130,25 @@ func TestExportOTLP(t *testing.T) {
 	}
 	if posts.Load() == 0 || authorized.Load() != posts.Load() {
 		t.Errorf("%d requests, %d with the header; want at least one, all with it", posts.Load(), authorized.Load())
+	}
+}
+
+// TestExportOTLPShift: --shift-to-now says how far it moved the traces (export's
+// TestShiftToNow checks the spans), and a HOST:PORT that answers in plain HTTP is said in one
+// line that names the fix.
+func TestExportOTLPShift(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/x-protobuf")
+	}))
+	defer srv.Close()
+	code, _, stderr := runCmd(t, "export", recordingPath("startup-probe"), "--format", "otlp", "--otlp-endpoint", srv.URL, "--shift-to-now")
+	if code != 0 || !strings.Contains(stderr, "sent 1 pods' traces to "+srv.URL+", every time moved by ") || !strings.Contains(stderr, "so that they end now\n") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	hostPort := strings.TrimPrefix(srv.URL, "http://")
+	code, _, stderr = runCmd(t, "export", recordingPath("startup-probe"), "--format", "otlp", "--otlp-endpoint", hostPort, "--otlp-timeout", "10s")
+	if want := "give http://" + hostPort + ", or --otlp-insecure"; code != 1 || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want 1 and one line with %q", code, stderr, want)
 	}
 }
 
