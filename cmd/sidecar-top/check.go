@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
@@ -333,90 +332,4 @@ func checkVerdict(results []checked, allowUncertain bool, src timelineSource) er
 		return nil
 	}
 	return exitCode{1, strings.Join(msgs, "; ")}
-}
-
-// JUnit XML, as Jenkins, GitLab and GitHub's test reporters read it.
-type junitSuites struct {
-	XMLName  xml.Name     `xml:"testsuites"`
-	Tests    int          `xml:"tests,attr"`
-	Failures int          `xml:"failures,attr"`
-	Suites   []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Skipped  int         `xml:"skipped,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	SystemOut string        `xml:"system-out,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Text    string `xml:",chardata"`
-}
-
-// junitReport is the report: a testcase per assertion, whose output lists every pod's value and
-// whose failure the pods that failed it; and, live, one for --until when it was not met. Every
-// text is made safe as on a terminal (present.Safe), line by line: a report is read with cat too,
-// and XML cannot hold the C0 controls at all (encoding/xml writes U+FFFD for them), while the C1
-// controls, bidi overrides and zero-width characters it holds as they are.
-func junitReport(results []checked, allowUncertain bool, src timelineSource) junitSuites {
-	suite := junitSuite{Name: present.Safe("sidecar-top check " + src.name)}
-	for _, r := range results {
-		c := junitCase{Name: present.Safe(r.a.String()), Classname: "sidecar-top.check"}
-		var all, bad []string
-		for _, p := range r.o.Pods {
-			line := present.Safe(fmt.Sprintf("pod %s: %s: %s", p.Pod, verdictWord(p.Truth), p.Detail))
-			all = append(all, line)
-			if !passes(p.Truth, allowUncertain) {
-				bad = append(bad, line)
-			}
-		}
-		c.SystemOut = strings.Join(all, "\n")
-		if !passes(r.o.Truth, allowUncertain) {
-			if len(bad) == 0 {
-				bad = []string{present.Safe(outcomeText(r.o, src))}
-			}
-			kind := "false"
-			if r.o.Truth == assert.Uncertain {
-				kind = "uncertain"
-			}
-			c.Failure = &junitFailure{Message: present.Safe(kind + ": " + outcomeText(r.o, src)), Type: kind, Text: strings.Join(bad, "\n")}
-			suite.Failures++
-		}
-		suite.Cases = append(suite.Cases, c)
-	}
-	if src.missed != "" {
-		suite.Cases = append(suite.Cases, junitCase{
-			Name: "--until", Classname: "sidecar-top.check",
-			Failure: &junitFailure{Message: present.Safe(src.missed), Type: "until", Text: present.Safe(src.missed)},
-		})
-		suite.Failures++
-	}
-	suite.Tests = len(suite.Cases)
-	return junitSuites{Tests: suite.Tests, Failures: suite.Failures, Suites: []junitSuite{suite}}
-}
-
-// writeJUnitFile writes the report to path, never over one of inputs, and whole or not at all
-// (writeOutput).
-func writeJUnitFile(path string, results []checked, allowUncertain bool, src timelineSource, inputs inputFiles) error {
-	b, err := xml.MarshalIndent(junitReport(results, allowUncertain, src), "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append([]byte(xml.Header), append(b, '\n')...)
-	return writeOutput("--junit", path, inputs, func(w io.Writer) error {
-		_, err := w.Write(b)
-		return err
-	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
+	"github.com/sidecar-top/sidecar-top/junit"
 	"github.com/sidecar-top/sidecar-top/recordings"
 )
 
@@ -200,25 +201,25 @@ func TestCheckJUnit(t *testing.T) {
 	if !strings.HasPrefix(string(b), xml.Header) {
 		t.Errorf("no XML header: %.60q", b)
 	}
-	var got junitSuites
+	var got junit.Report
 	if err := xml.Unmarshal(b, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := junitSuites{
+	want := junit.Report{
 		XMLName: xml.Name{Local: "testsuites"}, Tests: 3, Failures: 2,
-		Suites: []junitSuite{{
+		Suites: []junit.Suite{{
 			Name: "sidecar-top check " + jobs, Tests: 3, Failures: 2,
-			Cases: []junitCase{
+			Cases: []junit.Case{
 				{Name: "main.restarts + sidecar.restarts == 0", Classname: "sidecar-top.check",
 					SystemOut: "pod sc-b1-69jc7: pass: 0 == 0\npod sc-b2-5rf6w: pass: 0 == 0"},
 				{Name: "sidecar.restarts == 0 && main.restarts > 0", Classname: "sidecar-top.check",
-					Failure: &junitFailure{
+					Failure: &junit.Failure{
 						Message: "false: pod sc-b1-69jc7: 0 == 0; 0 > 0 (2 of 2 pods fail)", Type: "false",
 						Text: "pod sc-b1-69jc7: FAIL: 0 == 0; 0 > 0\npod sc-b2-5rf6w: FAIL: 0 == 0; 0 > 0",
 					},
 					SystemOut: "pod sc-b1-69jc7: FAIL: 0 == 0; 0 > 0\npod sc-b2-5rf6w: FAIL: 0 == 0; 0 > 0"},
 				{Name: "pod.deleted > pod.created", Classname: "sidecar-top.check",
-					Failure: &junitFailure{
+					Failure: &junit.Failure{
 						Message: "false: pod sc-b1-69jc7: no pod.deleted (2 of 2 pods fail)", Type: "false",
 						Text: "pod sc-b1-69jc7: FAIL: no pod.deleted\npod sc-b2-5rf6w: FAIL: no pod.deleted",
 					},
@@ -235,10 +236,10 @@ func TestCheckJUnit(t *testing.T) {
 func TestJUnitUntil(t *testing.T) {
 	src := timelineSource{name: "job/x", live: true, missed: "--timeout 1m0s passed before --until complete was met: the assertions were checked on the timeline so far"}
 	got := junitReport(nil, false, src)
-	want := junitSuites{Tests: 1, Failures: 1, Suites: []junitSuite{{
+	want := junit.Report{Tests: 1, Failures: 1, Suites: []junit.Suite{{
 		Name: "sidecar-top check job/x", Tests: 1, Failures: 1,
-		Cases: []junitCase{{Name: "--until", Classname: "sidecar-top.check",
-			Failure: &junitFailure{Message: src.missed, Type: "until", Text: src.missed}}},
+		Cases: []junit.Case{{Name: "--until", Classname: "sidecar-top.check",
+			Failure: &junit.Failure{Message: src.missed, Type: "until", Text: src.missed}}},
 	}}}
 	if diff := cmp.Diff(got, want); diff != "" {
 		t.Errorf("-got +want:\n%s", diff)
