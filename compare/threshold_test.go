@@ -187,3 +187,24 @@ func TestDiffers(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyOverAllPods: compared as distributions, a threshold judges the medians, once.
+func TestApplyOverAllPods(t *testing.T) {
+	const g = "app SIGTERM → app exit"
+	a := snap(gapPod("a-1", g, span(1000, 900, 1100)), gapPod("a-2", g, span(1200, 1100, 1300)), gapPod("a-3", g, span(5000, 5000, 5000)))
+	b := snap(gapPod("b-1", g, span(3000, 2900, 3100)), gapPod("b-2", g, span(3200, 3100, 3300)))
+	d, err := Timelines("A", "B", a, b, ByAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, _ := ParseThreshold(g + " > +1s")
+	if err := d.Apply([]Threshold{th}); err != nil {
+		t.Fatal(err)
+	}
+	// Medians 1.2 s [1.1, 1.3] and 3.0 s [2.9, 3.1]: +1.8 s [+1.6, +2.0], beyond +1 s.
+	pct := 150.0
+	want := []ThresholdResult{{Threshold: th.Src, Gap: g, Change: spanPtr(1800, 1600, 2000), Percent: &pct, Verdict: Fails}}
+	if diff := cmp.Diff(d.Thresholds, want); diff != "" {
+		t.Errorf("by %s: -got +want:\n%s", d.By, diff)
+	}
+}
