@@ -39,22 +39,42 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 	if z.seen == nil {
 		z.seen, z.track, z.stats = map[string][]Gap{}, map[string]*gapTrack{}, map[string]GapSummary{}
 	}
-	changes := map[string][]podChange{}
-	change := func(uid, name string, old, gaps []Gap) {
-		for j, g := range old {
-			if !repeated(old, j) {
-				changes[g.Name] = append(changes[g.Name], podChange{false, PodValue{name, uid, g.Span}})
-			}
-		}
-		for j, g := range gaps {
-			if !repeated(gaps, j) {
-				changes[g.Name] = append(changes[g.Name], podChange{true, PodValue{name, uid, g.Span}})
-			}
+	changes := gapChanges{}
+	reorder := z.changedPods(s, changes)
+	if len(z.seen) > s.Pods.Len() { // some pods are gone
+		reorder = true
+		z.gonePods(s, changes)
+	}
+	z.pods = s.Pods
+	for name, cs := range changes {
+		z.applyChanges(name, cs)
+	}
+	z.last = z.summary(s, reorder)
+	return z.last
+}
+
+// gapChanges are the values that left and joined each gap, by its name.
+type gapChanges map[string][]podChange
+
+// add notes that the pod uid, named name, had the gaps old and has gaps now (a gap named twice
+// counts once).
+func (c gapChanges) add(uid, name string, old, gaps []Gap) {
+	for j, g := range old {
+		if !repeated(old, j) {
+			c[g.Name] = append(c[g.Name], podChange{false, PodValue{name, uid, g.Span}})
 		}
 	}
-	// The order of the gaps changes only when pods move, go, or a pod names a gap before (or
-	// instead of) the first pod that named it.
-	reorder := false
+	for j, g := range gaps {
+		if !repeated(gaps, j) {
+			c[g.Name] = append(c[g.Name], podChange{true, PodValue{name, uid, g.Span}})
+		}
+	}
+}
+
+// changedPods notes in changes the gaps of the pods that changed since the last snapshot, and
+// reports whether the order of the gaps may change: it does only when pods move, or a pod names
+// a gap before (or instead of) the first pod that named it.
+func (z *Summarizer) changedPods(s Snapshot, changes gapChanges) (reorder bool) {
 	for i, pp := range s.Pods.ChangedSince(z.pods) {
 		p := *pp
 		if i < z.pods.Len() && z.pods.At(i) == p {
@@ -70,54 +90,63 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 		if !had || !sameNames(old, p.Gaps) {
 			reorder = reorder || !z.namedBefore(old, i) || !z.namedBefore(p.Gaps, i)
 		}
-		change(p.UID, p.Name, old, p.Gaps)
+		changes.add(p.UID, p.Name, old, p.Gaps)
 		z.seen[p.UID] = p.Gaps
 	}
-	if len(z.seen) > s.Pods.Len() { // some pods are gone
-		reorder = true
-		now := make(map[string]bool, s.Pods.Len())
-		for _, p := range s.Pods.Items() {
-			now[p.UID] = true
-		}
-		for uid, old := range z.seen {
-			if !now[uid] {
-				for _, g := range old {
-					if v, ok := z.track[g.Name].byPod[uid]; ok {
-						change(uid, v.Pod, []Gap{g}, nil)
-					}
-				}
-				delete(z.seen, uid)
-			}
-		}
-	}
-	z.pods = s.Pods
+	return reorder
+}
 
-	for name, cs := range changes {
-		t := z.track[name]
-		if t == nil {
-			t = &gapTrack{byPod: map[string]PodValue{}}
-			z.track[name] = t
-		}
-		for _, c := range cs {
-			if c.add {
-				t.byPod[c.v.UID] = c.v
-			} else {
-				delete(t.byPod, c.v.UID)
-			}
-		}
-		if len(t.byPod) == 0 {
-			delete(z.track, name)
-			delete(z.stats, name)
+// gonePods notes in changes the gaps of the pods seen before that s no longer has, and forgets
+// them.
+func (z *Summarizer) gonePods(s Snapshot, changes gapChanges) {
+	now := make(map[string]bool, s.Pods.Len())
+	for _, p := range s.Pods.Items() {
+		now[p.UID] = true
+	}
+	for uid, old := range z.seen {
+		if now[uid] {
 			continue
 		}
-		if len(cs) <= patchLimit {
-			t.patch(cs)
-		} else {
-			t.rebuild()
+		for _, g := range old {
+			if v, ok := z.track[g.Name].byPod[uid]; ok {
+				changes.add(uid, v.Pod, []Gap{g}, nil)
+			}
 		}
-		z.stats[name] = gapStats(name, t.values, t.est, t.lo, t.hi)
+		delete(z.seen, uid)
 	}
+}
 
+// applyChanges brings the gap name's values and figures up to date with cs: patched in place
+// when they are few, sorted again when not, and the gap forgotten when no pod has it.
+func (z *Summarizer) applyChanges(name string, cs []podChange) {
+	t := z.track[name]
+	if t == nil {
+		t = &gapTrack{byPod: map[string]PodValue{}}
+		z.track[name] = t
+	}
+	for _, c := range cs {
+		if c.add {
+			t.byPod[c.v.UID] = c.v
+		} else {
+			delete(t.byPod, c.v.UID)
+		}
+	}
+	if len(t.byPod) == 0 {
+		delete(z.track, name)
+		delete(z.stats, name)
+		return
+	}
+	if len(cs) <= patchLimit {
+		t.patch(cs)
+	} else {
+		t.rebuild()
+	}
+	z.stats[name] = gapStats(name, t.values, t.est, t.lo, t.hi)
+}
+
+// summary is the summary of s from the gaps' figures: in the order of the gaps worked out again
+// when it may have changed (reorder) or gaps came or went, else in the last summary's.
+func (z *Summarizer) summary(s Snapshot, reorder bool) Summary {
 	sum := Summary{Pods: s.Pods.Len(), Gaps: make([]GapSummary, 0, len(z.stats))}
 	if reorder || len(z.last.Gaps) != len(z.stats) {
 		z.order, z.firstPod = gapOrder(s.Pods, len(z.stats))
@@ -125,12 +154,11 @@ func (z *Summarizer) Summary(s Snapshot) Summary {
 		for name, i := range z.order {
 			sum.Gaps[i] = z.stats[name]
 		}
-	} else {
-		for _, g := range z.last.Gaps {
-			sum.Gaps = append(sum.Gaps, z.stats[g.Name])
-		}
+		return sum
 	}
-	z.last = sum
+	for _, g := range z.last.Gaps {
+		sum.Gaps = append(sum.Gaps, z.stats[g.Name])
+	}
 	return sum
 }
 
