@@ -13,26 +13,53 @@ import (
 // tx keeps the texts put together for gaps before.
 func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation, grace time.Duration, lf life,
 	into []Gap, unknown []UnknownGap, tx *gapTexts) ([]Gap, []UnknownGap) {
-	gaps := into[:0]
-	unknown = unknown[:0]
-	// A gap's ends are named by who and what ("sidecar", "started"); the name is put together
-	// only for a gap there is, once (a pod is derived at every frame that changes it).
-	addIf := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string, ordered bool) {
-		if from == nil || to == nil {
-			return
+	g := gapMaker{specOf: specOf, grace: grace, lf: lf, gaps: into[:0], unknown: unknown[:0], tx: tx}
+	g.startGaps(p)
+	lastAppExit := g.appStopGaps(p)
+	g.sidecarStopGaps(p, del, lastAppExit)
+	if del != nil {
+		if last := lastExitAfter(p, del.Earliest); last != nil {
+			g.add(del, last, "pod", "deletion", "last", "exit ("+last.Container+")")
 		}
-		name := tx.name(gapEnds{fromWho, fromWhat, toWho, toWhat})
-		span := spanBetween(from, to, ordered)
-		if why := saneGap(lf, from, to, span); why != "" {
-			unknown = append(unknown, UnknownGap{Name: name, From: ref(from), To: ref(to), Why: why})
-			return
-		}
-		gaps = append(gaps, Gap{Name: name, From: ref(from), To: ref(to), Span: span,
-			Why: gapWhy(from, to, specOf, grace, tx)})
 	}
-	add := func(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string) {
-		addIf(from, to, fromWho, fromWhat, toWho, toWhat, true)
+	return g.gaps, g.unknown
+}
+
+// gapMaker collects a pod's named gaps, and those whose ends are no sane times of it (unknown).
+type gapMaker struct {
+	specOf  func(string) ContainerObservation
+	grace   time.Duration
+	lf      life
+	gaps    []Gap
+	unknown []UnknownGap
+	tx      *gapTexts
+}
+
+// addIf adds the gap from → to if both ends are there; ordered says to cuts its span at zero. A
+// gap's ends are named by who and what ("sidecar", "started"); the name is put together only for
+// a gap there is, once (a pod is derived at every frame that changes it).
+func (g *gapMaker) addIf(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string, ordered bool) {
+	if from == nil || to == nil {
+		return
 	}
+	name := g.tx.name(gapEnds{fromWho, fromWhat, toWho, toWhat})
+	span := spanBetween(from, to, ordered)
+	if why := saneGap(g.lf, from, to, span); why != "" {
+		g.unknown = append(g.unknown, UnknownGap{Name: name, From: ref(from), To: ref(to), Why: why})
+		return
+	}
+	g.gaps = append(g.gaps, Gap{Name: name, From: ref(from), To: ref(to), Span: span,
+		Why: gapWhy(from, to, g.specOf, g.grace, g.tx)})
+}
+
+// add adds the gap from → to, in the kubelet's order, if both ends are there.
+func (g *gapMaker) add(from, to *Milestone, fromWho, fromWhat, toWho, toWhat string) {
+	g.addIf(from, to, fromWho, fromWhat, toWho, toWhat, true)
+}
+
+// startGaps are each sidecar's first run's: after the init container or the sidecar before it,
+// its start to started, and its started to the next container's start.
+func (g *gapMaker) startGaps(p *Pod) {
 	for i := range p.Containers {
 		c := &p.Containers[i]
 		if c.Kind != KindSidecar {
@@ -44,17 +71,21 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 			prev := &p.Containers[i-1]
 			switch prev.Kind {
 			case KindInit:
-				add(prev.Find(MExit, prev.lastRun()), start, prev.Name, "exit", c.Name, "start")
+				g.add(prev.Find(MExit, prev.lastRun()), start, prev.Name, "exit", c.Name, "start")
 			case KindSidecar:
-				add(prev.Find(MStarted, 0), start, prev.Name, "started", c.Name, "start")
+				g.add(prev.Find(MStarted, 0), start, prev.Name, "started", c.Name, "start")
 			}
 		}
-		add(start, started, c.Name, "start", c.Name, "started")
+		g.add(start, started, c.Name, "start", c.Name, "started")
 		if next := nextContainer(p, i); next != nil && next.Kind != KindSidecar {
-			add(started, next.Find(MStart, 0), c.Name, "started", next.Name, "start")
+			g.add(started, next.Find(MStart, 0), c.Name, "started", next.Name, "start")
 		}
 	}
-	var lastAppExit *Milestone
+}
+
+// appStopGaps are the app containers' last runs' preStop → SIGTERM → exit; it returns the
+// latest of their exits, which the last sidecar's SIGTERM follows.
+func (g *gapMaker) appStopGaps(p *Pod) (lastAppExit *Milestone) {
 	for i := range p.Containers {
 		a := &p.Containers[i]
 		if a.Kind != KindApp {
@@ -62,13 +93,18 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		}
 		run := a.lastRun()
 		exit := a.Find(MExit, run)
-		add(a.Find(MPreStop, run), a.Find(MSigterm, run), a.Name, "preStop", a.Name, "SIGTERM")
-		add(a.Find(MSigterm, run), exit, a.Name, "SIGTERM", a.Name, "exit")
+		g.add(a.Find(MPreStop, run), a.Find(MSigterm, run), a.Name, "preStop", a.Name, "SIGTERM")
+		g.add(a.Find(MSigterm, run), exit, a.Name, "SIGTERM", a.Name, "exit")
 		if exit != nil && (lastAppExit == nil || exit.At.After(lastAppExit.At)) {
 			lastAppExit = exit
 		}
 	}
-	// Sidecars stop in reverse order: the last one after the apps, each earlier one after the next.
+	return lastAppExit
+}
+
+// sidecarStopGaps are the sidecars' last runs' stops, in reverse order: the last one after the
+// apps (lastAppExit), each earlier one after the next; then its preStop → SIGTERM → exit.
+func (g *gapMaker) sidecarStopGaps(p *Pod, del, lastAppExit *Milestone) {
 	prevExit, prevWho := lastAppExit, ""
 	if lastAppExit != nil {
 		prevWho = lastAppExit.Container
@@ -84,24 +120,22 @@ func namedGaps(p *Pod, del *Milestone, specOf func(string) ContainerObservation,
 		if sig == nil {
 			continue
 		}
-		// A sidecar waits for its turn only until the grace period runs out: when its bounds
-		// allow that (the SIGTERM may come first), or the exit before it may have come at the
-		// deadline (the kubelet then signals the sidecars as it kills the rest), the gap is not
-		// cut at zero.
-		atDeadline := prevExit != nil && del != nil && grace > 0 && !prevExit.Latest.Before(del.Earliest.Add(grace))
-		addIf(prevExit, sig, prevWho, "exit", c.Name, "SIGTERM", prevExit == nil || (!sig.Earliest.Before(prevExit.Earliest) && !atDeadline))
-		add(c.Find(MPreStop, run), sig, c.Name, "preStop", c.Name, "SIGTERM")
-		add(sig, exit, c.Name, "SIGTERM", c.Name, "exit")
+		g.addIf(prevExit, sig, prevWho, "exit", c.Name, "SIGTERM", prevExit == nil || (!sig.Earliest.Before(prevExit.Earliest) && !g.atDeadline(prevExit, del)))
+		g.add(c.Find(MPreStop, run), sig, c.Name, "preStop", c.Name, "SIGTERM")
+		g.add(sig, exit, c.Name, "SIGTERM", c.Name, "exit")
 		if exit != nil {
 			prevExit, prevWho = exit, c.Name
 		}
 	}
-	if del != nil {
-		if last := lastExitAfter(p, del.Earliest); last != nil {
-			add(del, last, "pod", "deletion", "last", "exit ("+last.Container+")")
-		}
-	}
-	return gaps, unknown
+}
+
+// atDeadline reports whether the exit before a sidecar's SIGTERM may have come when the grace
+// period of the deletion del ran out. A sidecar waits for its turn only until then: when its
+// bounds allow that (the SIGTERM may come first), or the exit before it may have come at the
+// deadline (the kubelet then signals the sidecars as it kills the rest), the gap is not cut at
+// zero.
+func (g *gapMaker) atDeadline(prevExit, del *Milestone) bool {
+	return prevExit != nil && del != nil && g.grace > 0 && !prevExit.Latest.Before(del.Earliest.Add(g.grace))
 }
 
 // lastExitAfter is the latest exit (by estimate) of any lane that may be at or after t. Runs are
