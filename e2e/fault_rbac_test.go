@@ -80,7 +80,7 @@ func TestFaultRBAC(t *testing.T) {
 	// No rights, through --as: refused at once, in one line, and no recording left behind.
 	out := filepath.Join(r.Dir, "nobody.jsonl")
 	code, _, stderr, took := sidecarTop(ctx, append(kube, "record", "--as", "system:serviceaccount:"+ns+":nobody",
-		"pod/crashing-sidecar", "-o", out)...)
+		"pod/crashing-sidecar", "--output-file", out)...)
 	t.Logf("no rights (--as): exit %d after %s: %s", code, took.Round(time.Millisecond), strings.TrimSpace(stderr))
 	if code != 1 || stderr != want {
 		t.Errorf("no rights (--as): exit %d, standard error %q; want exit 1 and %q", code, stderr, want)
@@ -110,7 +110,7 @@ func TestFaultRBAC(t *testing.T) {
 	// README's Role: a pod with its Events and logs, recorded until it is ready.
 	as := "system:serviceaccount:" + ns + ":watcher"
 	rec := filepath.Join(r.Dir, "watcher.jsonl")
-	code, stdout, stderr, _ := sidecarTop(ctx, append(kube, "record", "--as", as, "pod/crashing-sidecar", "-o", rec,
+	code, stdout, stderr, _ := sidecarTop(ctx, append(kube, "record", "--as", as, "pod/crashing-sidecar", "--output-file", rec,
 		"--logs", "--until", "ready", "--linger", "3s", "--timeout", "90s")...)
 	if code != 0 || strings.Contains(stderr, "not allowed") || strings.Contains(stderr, "warning") {
 		t.Errorf("with README's Role: exit %d; standard error:\n%s", code, stderr)
@@ -137,7 +137,7 @@ func TestFaultRBAC(t *testing.T) {
 
 	// ... and a Job's and a Deployment's.
 	for _, target := range []string{"job/batch", "deploy/web"} {
-		code, _, stderr, _ := sidecarTop(ctx, append(kube, "record", "--as", as, target, "-o",
+		code, _, stderr, _ := sidecarTop(ctx, append(kube, "record", "--as", as, target, "--output-file",
 			filepath.Join(r.Dir, strings.ReplaceAll(target, "/", "-")+".jsonl"), "--timeout", "5s")...)
 		if code != 0 || strings.Contains(stderr, "not allowed") || strings.Contains(stderr, "warning") {
 			t.Errorf("%s with README's Role: exit %d; standard error:\n%s", target, code, stderr)

@@ -63,7 +63,7 @@ func killRecorder(t *testing.T, ctx context.Context, r *harness.Run, path string
 		out = "-"
 	}
 	cmd := exec.CommandContext(ctx, env.Binary, "record", "--kubeconfig", env.Kubeconfig, "-n", r.Namespace,
-		"pod/crashing-sidecar", "-o", out, "--timeout", "2m")
+		"pod/crashing-sidecar", "--output-file", out, "--timeout", "2m")
 	var drained chan error
 	if pipe {
 		pr, pw, err := os.Pipe()

@@ -63,7 +63,9 @@ func TestReplayFlags(t *testing.T) {
 		{[]string{"--idle-limit", "0"}, opts{Speed: 1}},
 		{[]string{"--idle-limit", "1m30s"}, opts{Speed: 1, IdleLimit: 90 * time.Second}},
 		{[]string{"--idle-limit", "-1s"}, opts{Err: "--idle-limit cannot be negative (0 plays every pause as recorded)"}},
-		{[]string{"-o", "yaml"}, opts{Err: `-o "yaml": the only output format is json`}},
+		{[]string{"-o", "yaml"}, opts{Output: "yaml", Speed: 1, IdleLimit: 5 * time.Second}},
+		{[]string{"-o", "xml"}, opts{Err: `-o "xml": want json or yaml`}},
+		{[]string{"-o", "yaml", "--pretty"}, opts{Err: "--pretty indents -o json: give -o json, or drop --pretty"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -85,33 +87,42 @@ func TestReplayFlags(t *testing.T) {
 	}
 }
 
-// TestRecordFlags: record's flags to the options they set, or to the one-line error.
+// TestRecordFlags: record's flags to the options they set, or to the one-line error. -o is the
+// format; the old form, -o FILE, is refused with the flag that names the file now.
 func TestRecordFlags(t *testing.T) {
 	type opts struct {
-		Path, Where     string
-		JSON            bool
-		Until           untilCondition
-		Timeout, Linger time.Duration
-		Err             string
+		Path, Where, Format string
+		Until               untilCondition
+		Timeout, Linger     time.Duration
+		Err                 string
+	}
+	oldForm := func(v string) string {
+		return `-o "` + v + `": -o is the output format (json or yaml); record's file is --output-file ` + v
 	}
 	tests := []struct {
 		args []string
 		want opts
 	}{
-		{[]string{"-o", "a.jsonl"}, opts{Path: "a.jsonl", Where: "a.jsonl", Linger: 2 * time.Second}},
-		{[]string{"-o", "a.jsonl", "-o", "json"}, opts{Path: "a.jsonl", Where: "a.jsonl", JSON: true, Linger: 2 * time.Second}},
-		{[]string{"-o", "json", "--output", "a.jsonl"}, opts{Path: "a.jsonl", Where: "a.jsonl", JSON: true, Linger: 2 * time.Second}},
-		{[]string{"-o", "-"}, opts{Path: "-", Where: "standard output", Linger: 2 * time.Second}},
-		{[]string{"-o", "-", "--until", "deleted", "--timeout", "2s", "--linger", "0"}, opts{Path: "-", Where: "standard output", Until: untilDeleted, Timeout: 2 * time.Second}},
-		{[]string{"-o", "a.jsonl", "--until", "complete", "--timeout", "10m"}, opts{Path: "a.jsonl", Where: "a.jsonl", Until: untilComplete, Timeout: 10 * time.Minute, Linger: 2 * time.Second}},
-		{[]string{"-o", "a.jsonl", "--until", "ready"}, opts{Path: "a.jsonl", Where: "a.jsonl", Until: untilReady, Linger: 2 * time.Second}},
-		{[]string{"-o", "-", "-o", "json"}, opts{Err: "-o - writes the recording to standard output, so -o json cannot print there too: record to a file, then replay it with -o json"}},
-		{[]string{"-o", "json", "-o", "-"}, opts{Err: "-o - writes the recording to standard output, so -o json cannot print there too: record to a file, then replay it with -o json"}},
-		{[]string{"-o", "json"}, opts{Err: "record needs -o FILE: where to write the recording (- for standard output)"}},
-		{nil, opts{Err: "record needs -o FILE: where to write the recording (- for standard output)"}},
-		{[]string{"-o", "a", "-o", "-"}, opts{Err: "-o: one recording file at a time (a and -)"}},
-		{[]string{"-o", "a", "--until", "never"}, opts{Err: `--until "never": want complete, deleted or ready`}},
-		{[]string{"-o", "a", "--timeout", "-1s"}, opts{Err: "--timeout and --linger cannot be negative"}},
+		{[]string{"--output-file", "a.jsonl"}, opts{Path: "a.jsonl", Where: "a.jsonl", Linger: 2 * time.Second}},
+		{[]string{"--output-file", "a.jsonl", "-o", "json"}, opts{Path: "a.jsonl", Where: "a.jsonl", Format: "json", Linger: 2 * time.Second}},
+		{[]string{"-o", "yaml", "--output-file", "a.jsonl"}, opts{Path: "a.jsonl", Where: "a.jsonl", Format: "yaml", Linger: 2 * time.Second}},
+		{[]string{"--output=json", "--output-file=a.jsonl", "-o", "json"}, opts{Path: "a.jsonl", Where: "a.jsonl", Format: "json", Linger: 2 * time.Second}},
+		{[]string{"--output-file", "-"}, opts{Path: "-", Where: "standard output", Linger: 2 * time.Second}},
+		{[]string{"--output-file", "-", "--until", "deleted", "--timeout", "2s", "--linger", "0"}, opts{Path: "-", Where: "standard output", Until: untilDeleted, Timeout: 2 * time.Second}},
+		{[]string{"--output-file", "a.jsonl", "--until", "complete", "--timeout", "10m"}, opts{Path: "a.jsonl", Where: "a.jsonl", Until: untilComplete, Timeout: 10 * time.Minute, Linger: 2 * time.Second}},
+		{[]string{"--output-file", "a.jsonl", "--until", "ready"}, opts{Path: "a.jsonl", Where: "a.jsonl", Until: untilReady, Linger: 2 * time.Second}},
+		{[]string{"--output-file", "-", "-o", "json"}, opts{Err: "--output-file - writes the recording to standard output, so -o json cannot print there too: record to a file, then replay it with -o json"}},
+		{[]string{"-o", "yaml", "--output-file", "-"}, opts{Err: "--output-file - writes the recording to standard output, so -o yaml cannot print there too: record to a file, then replay it with -o yaml"}},
+		{[]string{"-o", "json"}, opts{Err: "record needs --output-file FILE: where to write the recording (- for standard output)"}},
+		{nil, opts{Err: "record needs --output-file FILE: where to write the recording (- for standard output)"}},
+		{[]string{"-o", "json", "-o", "yaml", "--output-file", "a"}, opts{Err: "-o: one output format at a time (json and yaml)"}},
+		// The old form, refused in one line that names the new flag.
+		{[]string{"-o", "a.jsonl"}, opts{Err: oldForm("a.jsonl")}},
+		{[]string{"-o", "-"}, opts{Err: oldForm("-")}},
+		{[]string{"-o", "a.jsonl", "-o", "json"}, opts{Err: oldForm("a.jsonl")}},
+		{[]string{"-o", "json", "--output", "a.jsonl.gz"}, opts{Err: oldForm("a.jsonl.gz")}},
+		{[]string{"--output-file", "a", "--until", "never"}, opts{Err: `--until "never": want complete, deleted or ready`}},
+		{[]string{"--output-file", "a", "--timeout", "-1s"}, opts{Err: "--timeout and --linger cannot be negative"}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -124,7 +135,7 @@ func TestRecordFlags(t *testing.T) {
 			err := r.validate()
 			got := opts{Err: errText(err)}
 			if err == nil {
-				got = opts{r.path, r.where(), r.json, r.until, r.timeout, r.linger, ""}
+				got = opts{r.path, r.where(), r.format, r.until, r.timeout, r.linger, ""}
 			}
 			if diff := cmp.Diff(got, tt.want); diff != "" {
 				t.Errorf("(-got +want):\n%s", diff)
@@ -133,14 +144,14 @@ func TestRecordFlags(t *testing.T) {
 	}
 }
 
-// TestOutputOf: where a watch shows itself, by terminal, --plain and record's -o.
+// TestOutputOf: where a watch shows itself, by terminal, --plain, record's --output-file and -o.
 func TestOutputOf(t *testing.T) {
 	var out, errOut bytes.Buffer
 	s := streams{IOStreams: genericiooptions.IOStreams{Out: &out, ErrOut: &errOut}}
 	tty := s
 	tty.terminal = true
-	rec := func(o ...string) *recordOptions {
-		r := &recordOptions{outputs: o}
+	rec := func(path string, o ...string) *recordOptions {
+		r := &recordOptions{path: path, outputs: o}
 		if err := r.validate(); err != nil {
 			t.Fatal(err)
 		}
@@ -161,9 +172,10 @@ func TestOutputOf(t *testing.T) {
 		{"record to a pipe", s, false, rec("a"), "plain to stdout"},
 		{"record -o json on a terminal", tty, false, rec("a", "json"), "view"},
 		{"record -o json to a pipe", s, false, rec("a", "json"), "plain to none"},
-		{"record -o - on a terminal", tty, false, rec("-"), "plain to stderr"},
-		{"record -o - to a pipe", s, false, rec("-"), "plain to stderr"},
-		{"record -o - --plain", tty, true, rec("-"), "plain to stderr"},
+		{"record -o yaml to a pipe", s, false, rec("a", "yaml"), "plain to none"},
+		{"record --output-file - on a terminal", tty, false, rec("-"), "plain to stderr"},
+		{"record --output-file - to a pipe", s, false, rec("-"), "plain to stderr"},
+		{"record --output-file - --plain", tty, true, rec("-"), "plain to stderr"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,24 +12,24 @@ import (
 
 // fleetFlags are the flags of a scope (a namespace with no target, -A).
 type fleetFlags struct {
-	output       string // -o: json or jsonl; "" for the table
+	output       string // -o: json, jsonl or yaml; "" for the table
 	onlySidecars bool
 	flags        *pflag.FlagSet // to tell --sidecars-only given from its default
 }
 
 func (f *fleetFlags) addFlags(fs *pflag.FlagSet) {
 	f.flags = fs
-	fs.StringVarP(&f.output, "output", "o", "", "a scope's output: json (one document once the pods are listed) or jsonl (a line per milestone or finding as it is learnt)")
+	fs.StringVarP(&f.output, "output", "o", "", "a scope's output: json or yaml (one document once the pods are listed), or jsonl (a line per milestone or finding as it is learnt)")
 	fs.BoolVar(&f.onlySidecars, "sidecars-only", false, "a scope's table hides pods without a sidecar (default: on with -A)")
 }
 
 // check refuses an output the target cannot have, before anything connects.
 func (f *fleetFlags) check(t watch.Target) error {
 	switch {
-	case f.output != "" && f.output != "json" && f.output != "jsonl":
-		return fmt.Errorf("-o %q: want json or jsonl", f.output)
+	case f.output != "" && f.output != "json" && f.output != "jsonl" && f.output != "yaml":
+		return fmt.Errorf("-o %q: want json, jsonl or yaml", f.output)
 	case f.output != "" && t.Kind != watch.TargetScope:
-		return fmt.Errorf("-o %s is for a scope (-n NAMESPACE with no target, or -A); for %s use record -o FILE, or replay -o json", f.output, t)
+		return fmt.Errorf("-o %s is for a scope (-n NAMESPACE with no target, or -A); for %s use record --%s FILE -o %s, or replay -o %s", f.output, t, recordFileFlag, f.output, f.output)
 	case f.given("sidecars-only") && t.Kind != watch.TargetScope:
 		return fmt.Errorf("--sidecars-only is for a scope (-n NAMESPACE with no target, or -A), not %s", t)
 	}
@@ -76,7 +76,7 @@ func runFleetOut(ctx context.Context, s streams, kube *kubeOptions, src play.Sou
 		out.frame(f)
 		warn(f)
 		if out.Done() {
-			cancel() // -o json has printed its document
+			cancel() // -o json or yaml has printed its document
 		}
 	})
 	if err == nil {

@@ -17,7 +17,7 @@ import (
 
 // fleetOut writes a scope's table without a terminal: --plain prints the table once what was
 // there when the watch began is in (Frame.Listed), then one line per row that changes; -o json
-// prints one document then and is done; -o jsonl prints, from then on, one JSON object per
+// (or yaml) prints one document then and is done; -o jsonl prints, from then on, one JSON object per
 // milestone or finding as it is learnt.
 type fleetOut struct {
 	w      io.Writer
@@ -50,6 +50,15 @@ func (o *fleetOut) frame(f play.Frame) {
 	case "json":
 		o.json(fleet.DocumentOf(fleet.Make(rows, o.view), o.scope, f.Now))
 		o.done = true
+	case "yaml":
+		o.err = writeYAML(o.w, func(w io.Writer) error {
+			b, err := json.Marshal(fleet.DocumentOf(fleet.Make(rows, o.view), o.scope, f.Now))
+			if err == nil {
+				_, err = w.Write(b)
+			}
+			return err
+		})
+		o.done = true
 	case "jsonl":
 		o.jsonl(f.Snapshot)
 	default:
@@ -57,7 +66,7 @@ func (o *fleetOut) frame(f play.Frame) {
 	}
 }
 
-// Done reports whether the output has all it will print (-o json).
+// Done reports whether the output has all it will print (-o json, -o yaml).
 func (o *fleetOut) Done() bool { return o.done || o.err != nil }
 
 // plain prints the table the first time, then each row whose line changed (its AGE aside).

@@ -116,8 +116,8 @@ func TestEveryLiveOutputPath(t *testing.T) {
 	cfg := kubeconfig(t, hostileAPIServer(t, rec))
 	file := func(ext string) string { return filepath.Join(out, hostileFileName+ext) }
 	for _, args := range [][]string{
-		{"record", "-n", "ns", "-l", "app=x", "-o", file(".rec.jsonl"), "--timeout", "2s", "--export", "markdown=" + file(".rec.md")},
-		{"record", "-n", "ns", "-l", "app=x", "-o", "-", "--timeout", "2s"},
+		{"record", "-n", "ns", "-l", "app=x", "--output-file", file(".rec.jsonl"), "--timeout", "2s", "--export", "markdown=" + file(".rec.md")},
+		{"record", "-n", "ns", "-l", "app=x", "--output-file", "-", "--timeout", "2s"},
 		{"check", "-n", "ns", "-l", "app=x", "--timeout", "2s", "--assert", "count(findings, warning) == 0", "--junit", file(".live.xml")},
 		{"-n", "ns", "-o", "json"},
 	} {

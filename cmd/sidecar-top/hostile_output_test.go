@@ -203,7 +203,7 @@ func TestNoForeignControls(t *testing.T) {
 			{"check", crash, "--assert", "nosuch.start - app.start < 1s"}, // names the recording's containers
 			{"--kubeconfig", text, "pod/x", "--plain"},
 			{"--kubeconfig", status, "pod/x", "--plain"},
-			{"record", "--kubeconfig", status, "pod/x", "-o", filepath.Join(t.TempDir(), "r.jsonl")},
+			{"record", "--kubeconfig", status, "pod/x", "--output-file", filepath.Join(t.TempDir(), "r.jsonl")},
 		} {
 			code, stdout, stderr := runCmd(t, args...)
 			what := strings.Join(args, " ")

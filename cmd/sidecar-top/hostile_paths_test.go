@@ -79,7 +79,7 @@ func TestEveryOutputPath(t *testing.T) {
 		{[]string{"diff", rec, rec, "-o", "json"}, true},
 		{[]string{"diff", rec, rec, "--by", "gap", "-o", "json"}, true},
 		{[]string{"replay", file(".missing.jsonl")}, false},
-		{[]string{"record", "--kubeconfig", status, "pod/x", "-o", file(".rec.jsonl")}, false},
+		{[]string{"record", "--kubeconfig", status, "pod/x", "--output-file", file(".rec.jsonl")}, false},
 		{[]string{"--kubeconfig", status, "pod/x", "--plain", "--export", "markdown=" + file(".live.md")}, false},
 	}
 	for _, r := range runs {

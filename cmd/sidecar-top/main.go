@@ -5,16 +5,16 @@
 // Usage:
 //
 //	sidecar-top [flags] POD | pod/NAME | job/NAME | deploy/NAME | -l SELECTOR
-//	sidecar-top record [flags] TARGET -o FILE|- [--until complete|deleted|ready] [--timeout D]
-//	sidecar-top replay FILE [-o json] [--plain] [--speed S] [--idle-limit D]
+//	sidecar-top record [flags] TARGET --output-file FILE|- [-o json|yaml] [--until complete|deleted|ready] [--timeout D]
+//	sidecar-top replay FILE [-o json|yaml] [--plain] [--speed S] [--idle-limit D]
 //	sidecar-top demo [NAME]
 //	sidecar-top version
 //
 // The first form watches the target's pods and draws one lane per container, with every
 // milestone (created, start, started, ready, SIGTERM, exit, restarts, waiting reasons), the gap
 // between milestones with its uncertainty, and findings in words. The pod need not exist yet.
-// record watches the same way and writes what the API server sent to a recording (-o -: to
-// standard output, the lines and messages then going to standard error); replay plays a
+// record watches the same way and writes what the API server sent to a recording
+// (--output-file -: to standard output, the lines and messages then going to standard error); replay plays a
 // recording in the same view, a pause longer than --idle-limit (5 s) cut to it and said so; demo
 // replays a real recording built into the binary. A pod named as a command is watched as
 // pod/NAME.
@@ -24,8 +24,8 @@
 // is reported with the time really waited.
 //
 // Where standard output is not a terminal, or with --plain, sidecar-top prints one line per
-// milestone as it happens and a summary of the gaps at the end. -o json prints the final
-// timeline as JSON.
+// milestone as it happens and a summary of the gaps at the end. -o is the output format, as in
+// kubectl: -o json prints the final timeline as JSON, -o yaml as YAML.
 //
 // The standard kubectl flags (--kubeconfig, --context, -n/--namespace, --as, ...) apply, and
 // $KUBECONFIG is honoured. -v N is kubectl's verbosity: what client-go logs, on standard error.

@@ -44,8 +44,8 @@ func TestOutputNeverInput(t *testing.T) {
 		{[]string{"check", rec, "--assert", "app.restarts == 0", "--junit", rec}, 2, "--junit " + rec + " is " + rec},
 		{[]string{"check", rec, "--assert", "app.restarts == 0", "--junit", link}, 2, "is the same file as " + rec},
 		{[]string{"--kubeconfig", cfg, "pod/x", "--export", "markdown=" + cfg}, 1, "--export markdown " + cfg + " is " + cfg},
-		{[]string{"record", "--kubeconfig", cfg, "pod/x", "-o", cfg}, 1, "-o " + cfg + " is " + cfg},
-		{[]string{"record", "--kubeconfig", cfg, "pod/x", "-o", newRec, "--export", "svg=" + newRec}, 1, "--export svg " + newRec + " is " + newRec},
+		{[]string{"record", "--kubeconfig", cfg, "pod/x", "--output-file", cfg}, 1, "--output-file " + cfg + " is " + cfg},
+		{[]string{"record", "--kubeconfig", cfg, "pod/x", "--output-file", newRec, "--export", "svg=" + newRec}, 1, "--export svg " + newRec + " is " + newRec},
 	}
 	for _, tt := range tests {
 		code, stdout, stderr := runCmd(t, tt.args...)

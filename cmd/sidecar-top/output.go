@@ -25,6 +25,15 @@ func writeDocument(w io.Writer, d timeline.Document, pretty bool) error {
 	return writeParts(w, d, len(d.Pods), func(i int) any { return d.Pods[i] }, func() timeline.Document { return d }, pretty)
 }
 
+// writeDocumentAs prints a timeline.Document as format says: json (compact unless pretty) or
+// yaml.
+func writeDocumentAs(w io.Writer, format string, d timeline.Document, pretty bool) error {
+	if format == "yaml" {
+		return writeYAML(w, func(w io.Writer) error { return writeDocument(w, d, false) })
+	}
+	return writeDocument(w, d, pretty)
+}
+
 // writeStream prints the Document of a run's end as st derives it, pod by pod, with note (if
 // any) after its notes, as withNote adds it to a snapshot: what writeDocument prints of the
 // Document of the same end taken whole (timeline.Builder.Final), without holding its pods.

@@ -36,7 +36,7 @@ type replayOptions struct {
 }
 
 func (o *replayOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringVarP(&o.output, "output", "o", "", "json: print the final timeline as JSON instead of playing it")
+	fs.StringVarP(&o.output, "output", "o", "", "json or yaml: print the final timeline so instead of playing it")
 	fs.BoolVar(&o.pretty, "pretty", false, "with -o json: indent the JSON (it is compact otherwise)")
 	fs.StringVar(&o.speedArg, "speed", "1", fmt.Sprintf("playing speed: a factor from %g to %g (1, 2, 10) or max; plain output defaults to max", minSpeed, float64(maxSpeed)))
 	fs.DurationVar(&o.idleLimit, "idle-limit", defaultIdleLimit, "play a pause of the recording longer than this for this long (divided by the speed), and say so; 0 plays pauses as recorded")
@@ -45,8 +45,8 @@ func (o *replayOptions) addFlags(fs *pflag.FlagSet) {
 // validate reads the flags, and the colour mode, before anything is opened. terminal says
 // whether standard output is one: the view is shown there, unless --plain or -o.
 func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions, terminal bool) (ui.ColorMode, error) {
-	if o.output != "" && o.output != "json" {
-		return 0, fmt.Errorf("-o %q: the only output format is json", o.output)
+	if o.output != "" && o.output != "json" && o.output != "yaml" {
+		return 0, fmt.Errorf("-o %q: want json or yaml", o.output)
 	}
 	var err error
 	if o.speed, err = parseSpeed(o.speedArg); err != nil {
@@ -62,13 +62,13 @@ func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions, terminal 
 	return view.colorMode(terminal && !view.plain && o.output == "")
 }
 
-// refuseUnused is an error for a flag that would change nothing: -o json prints the timeline
-// at once, so it is not played (--speed, --idle-limit, --plain); --pretty is for -o json only.
+// refuseUnused is an error for a flag that would change nothing: -o prints the timeline at
+// once, so it is not played (--speed, --idle-limit, --plain); --pretty is for -o json only.
 func (o *replayOptions) refuseUnused(fs *pflag.FlagSet, view *viewOptions) error {
-	if o.output == "" {
-		if fs.Changed("pretty") {
-			return errors.New("--pretty indents -o json: give -o json, or drop --pretty")
-		}
+	switch {
+	case o.output != "json" && fs.Changed("pretty"):
+		return errors.New("--pretty indents -o json: give -o json, or drop --pretty")
+	case o.output == "":
 		return nil
 	}
 	for _, name := range []string{"speed", "idle-limit", "plain"} {

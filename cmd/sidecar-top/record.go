@@ -15,51 +15,56 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// stdoutPath is the -o that writes the recording to standard output.
+// stdoutPath is the --output-file that writes the recording to standard output.
 const stdoutPath = "-"
+
+// recordFileFlag names record's file. -o is the output format, as everywhere in kubectl and
+// here; the file gets a flag of its own, named as kubectl names where a command writes files
+// (cluster-info dump's --output-directory). Not -f: kubectl's -f is always a file it reads.
+const recordFileFlag = "output-file"
 
 // recordOptions are record's own flags, and the recording it writes.
 type recordOptions struct {
-	outputs  []string
+	outputs  []string // -o, as given: a format (json, yaml), or the old form's file
+	path     string   // --output-file: the recording's file, or stdoutPath
 	untilArg string
 	timeout  time.Duration
 	linger   time.Duration
 
 	// Set by validate.
-	path  string // the recording's file, or stdoutPath
-	json  bool   // -o json: print the final timeline as JSON at the end
-	until untilCondition
+	format string // -o json or yaml: print the final timeline so at the end; "" for none
+	until  untilCondition
 
 	// Set by open and start.
 	w        io.Writer
 	file     *os.File   // nil when writing to standard output
-	z        compressor // the file's gzip or zstd stream (-o NAME.gz, NAME.zst); nil for a plain one
+	z        compressor // the file's gzip or zstd stream (--output-file NAME.gz, NAME.zst); nil for a plain one
 	recorder *watch.Recorder
 	logs     *logPlan // what the recording holds of the logs, for its header
 
-	report *reportOptions // what -o json adds (--summary)
+	report *reportOptions // what -o json and -o yaml add (--summary)
 }
 
 func newRecordCommand(s streams, view *viewOptions) *cobra.Command {
 	rec := &recordOptions{report: &view.report}
 	kube := &kubeOptions{config: newConfigFlags()}
 	cmd := &cobra.Command{
-		Use:   "record [flags] POD | TYPE/NAME | -l SELECTOR -o FILE",
+		Use:   "record [flags] POD | TYPE/NAME | -l SELECTOR --output-file FILE",
 		Short: "Watch a target and write what the API server sends to a recording",
 		Long: `record watches a target as sidecar-top does and writes every Pod, Event and Job the API
 server sends, with the local time it arrived, to FILE (JSON Lines; see README). Secrets stay
 out: managedFields, the last-applied annotation and environment values are removed.
 
 FILE must not exist: record creates it before it connects, and refuses at once a name that
-exists or cannot be created. -o - writes the recording to standard output; the live view is
-then off, and the plain lines and messages go to standard error.
+exists or cannot be created. --output-file - writes the recording to standard output; the live
+view is then off, and the plain lines and messages go to standard error.
 
 It stops on Ctrl-C, or once --until is met (and --linger has passed), or at --timeout, which
-counts from the start, connecting included. With -o json as well, it prints the final timeline
-as JSON on standard output at the end.`,
-		Example: `  sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
-  sidecar-top record -n batch job/export -o export.jsonl --until complete --timeout 10m -o json
-  sidecar-top record -n shop pod/checkout -o - --until deleted | gzip > checkout.jsonl.gz`,
+counts from the start, connecting included. With -o json (or -o yaml), it prints the final
+timeline so on standard output at the end.`,
+		Example: `  sidecar-top record -n shop pod/checkout --output-file checkout.jsonl --until deleted
+  sidecar-top record -n batch job/export --output-file export.jsonl --until complete --timeout 10m -o json
+  sidecar-top record -n shop pod/checkout --output-file - --until deleted | gzip > checkout.jsonl.gz`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runWatch(cmd.Context(), s, view, kube, args, rec)
@@ -71,34 +76,35 @@ as JSON on standard output at the end.`,
 	rec.addFlags(cmd.Flags())
 	addViewFlags(cmd.Flags(), view)
 	view.report.addFlags(cmd.Flags())
-	_ = cmd.MarkFlagFilename("output", "jsonl")
+	_ = cmd.MarkFlagFilename(recordFileFlag, "jsonl", "gz", "zst")
 	return cmd
 }
 
 func (r *recordOptions) addFlags(fs *pflag.FlagSet) {
-	fs.StringArrayVarP(&r.outputs, "output", "o", nil, "the recording FILE to write (required; - for standard output; FILE.gz or FILE.zst compressed); -o json also prints the final timeline as JSON")
+	fs.StringVar(&r.path, recordFileFlag, "", "the recording FILE to write (required; - for standard output; FILE.gz or FILE.zst compressed)")
+	fs.StringArrayVarP(&r.outputs, "output", "o", nil, "json or yaml: also print the final timeline so at the end")
 	fs.StringVar(&r.untilArg, "until", "", "stop once the pods are complete, deleted or ready (a Job: Complete/Failed, deleted)")
 	fs.DurationVar(&r.timeout, "timeout", 0, "stop after this long from the start, connecting included; with --until unmet, exit 2 (the recording is kept)")
 	fs.DurationVar(&r.linger, "linger", 2*time.Second, "go on this long after --until is met, for the Events that trail it")
 }
 
-// validate reads -o (a file or -, and json) and --until, before anything is opened.
+// validate reads -o (a format), --output-file and --until, before anything is opened. -o FILE,
+// record's old form, is refused with the flag that names the file now.
 func (r *recordOptions) validate() error {
 	for _, o := range r.outputs {
 		switch {
-		case o == "json":
-			r.json = true
-		case r.path != "":
-			return fmt.Errorf("-o: one recording file at a time (%s and %s)", r.path, o)
-		default:
-			r.path = o
+		case o != "json" && o != "yaml":
+			return fmt.Errorf("-o %q: -o is the output format (json or yaml); record's file is --%s %s", o, recordFileFlag, o)
+		case r.format != "" && r.format != o:
+			return fmt.Errorf("-o: one output format at a time (%s and %s)", r.format, o)
 		}
+		r.format = o
 	}
 	if r.path == "" {
-		return errors.New("record needs -o FILE: where to write the recording (- for standard output)")
+		return fmt.Errorf("record needs --%s FILE: where to write the recording (- for standard output)", recordFileFlag)
 	}
-	if r.toStdout() && r.json {
-		return errors.New("-o - writes the recording to standard output, so -o json cannot print there too: record to a file, then replay it with -o json")
+	if r.toStdout() && r.format != "" {
+		return fmt.Errorf("--%s - writes the recording to standard output, so -o %s cannot print there too: record to a file, then replay it with -o %s", recordFileFlag, r.format, r.format)
 	}
 	var err error
 	r.until, err = parseUntil(r.untilArg)
@@ -131,7 +137,7 @@ func (r *recordOptions) open(stdout io.Writer, inputs inputFiles) error {
 		r.w = stdout
 		return nil
 	}
-	if err := inputs.sameAsInput("-o", r.path); err != nil { // creating it below says the rest
+	if err := inputs.sameAsInput("--"+recordFileFlag, r.path); err != nil { // creating it below says the rest
 		return err
 	}
 	f, err := os.OpenFile(r.path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -195,7 +201,7 @@ func (r *recordOptions) abandon(items int) {
 	}
 }
 
-// finish closes the recording, says what was written, prints JSON if asked, and turns an
+// finish closes the recording, says what was written, prints JSON or YAML if asked, and turns an
 // unmet --until at --timeout into exit status 2.
 func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result) error {
 	if r.file != nil {
@@ -204,8 +210,8 @@ func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, r
 		}
 	}
 	say(s.ErrOut, "recorded %d watch events to %s", res.Items, r.where())
-	if r.json {
-		if err := writeDocument(s.Out, r.report.document(t.Namespace, t.String(), res.Final), false); err != nil {
+	if r.format != "" {
+		if err := writeDocumentAs(s.Out, r.format, r.report.document(t.Namespace, t.String(), res.Final), false); err != nil {
 			return err
 		}
 	}

@@ -62,7 +62,7 @@ func TestRecordRefusesBeforeConnecting(t *testing.T) {
 		{t.TempDir(), "exists: record will not overwrite it"}, // a directory
 	}
 	for _, tt := range tests {
-		code, _, stderr := runCmd(t, "record", "--kubeconfig", cfg, "app", "-o", tt.path, "--timeout", "30s")
+		code, _, stderr := runCmd(t, "record", "--kubeconfig", cfg, "app", "--output-file", tt.path, "--timeout", "30s")
 		if code != 1 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
 			t.Errorf("%s: exit %d, stderr %q; want 1 and one line with %q", tt.path, code, stderr, tt.want)
 		}
@@ -103,7 +103,7 @@ func TestRecordConnectFails(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "rec.jsonl")
-			args := append([]string{"record", "--kubeconfig", tt.cfg, "app", "-o", path}, tt.args...)
+			args := append([]string{"record", "--kubeconfig", tt.cfg, "app", "--output-file", path}, tt.args...)
 			code, _, stderr := runCmd(t, args...)
 			if code != 1 || stderr != "sidecar-top: "+tt.want+"\n" {
 				t.Errorf("exit %d, stderr %q; want 1 and %q", code, stderr, tt.want)

@@ -8,7 +8,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
-// compressor is what record -o NAME.gz or NAME.zst writes through: a gzip or zstd stream over
+// compressor is what record --output-file NAME.gz or NAME.zst writes through: a gzip or zstd stream over
 // the file, flushed after every write (one line of the recording), so that a recorder killed
 // mid-run leaves every line before in the file, readable as a plain file cut mid-line is.
 type compressor interface {

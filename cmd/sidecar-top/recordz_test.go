@@ -20,7 +20,7 @@ func TestRecordCompressed(t *testing.T) {
 	replayed := map[string]string{}
 	for _, name := range []string{"plain.jsonl", "z.jsonl.gz", "z.jsonl.zst"} {
 		path := filepath.Join(dir, name)
-		code, _, stderr := runCmd(t, "--kubeconfig", cfg, "record", "-n", "ns", "-l", "app=x", "-o", path, "--timeout", "2s")
+		code, _, stderr := runCmd(t, "--kubeconfig", cfg, "record", "-n", "ns", "-l", "app=x", "--output-file", path, "--timeout", "2s")
 		if code != 0 {
 			t.Fatalf("record -o %s: exit %d: %s", name, code, stderr)
 		}

@@ -110,7 +110,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	sayNote(s.ErrOut, note)
 	truncated := func() { sayTruncated(s, name, rd) }
 	switch {
-	case opts.output == "json":
+	case opts.output != "":
 		if progress := boundHeap(r); progress != nil {
 			rd.Progress(progress)
 		}
@@ -127,12 +127,15 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 			if res.Stream.Empty() {
 				return errNothing(name)
 			}
+			if opts.output == "yaml" {
+				return writeYAML(s.Out, func(w io.Writer) error { return writeStream(w, ns, target, res.Stream, note, false) })
+			}
 			return writeStream(s.Out, ns, target, res.Stream, note, opts.pretty)
 		}
 		if noTimeline(res.Final) {
 			return errNothing(name)
 		}
-		return writeDocument(s.Out, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
+		return writeDocumentAs(s.Out, opts.output, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
 	case s.terminal && !view.plain && growing(r):
 		return replayGrowing(ctx, s, mode, rd, opts, name, target, ns, view.report)
 	case s.terminal && !view.plain:

@@ -93,7 +93,7 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
   sidecar-top -n shop
   sidecar-top -n shop checkout-7d9f
   sidecar-top -n batch job/nightly-export
-  sidecar-top record -n shop pod/checkout -o checkout.jsonl --until deleted
+  sidecar-top record -n shop pod/checkout --output-file checkout.jsonl --until deleted
   sidecar-top replay checkout.jsonl
   sidecar-top demo`,
 		Version:       version,

@@ -172,7 +172,7 @@ func TestRecordOldServer(t *testing.T) {
 	}))
 	defer srv.Close()
 	out := filepath.Join(t.TempDir(), "old.jsonl")
-	code, _, stderr := runCmd(t, "record", "--kubeconfig", kubeconfig(t, srv.URL), "-n", "ns", "pod/app", "-o", out, "--timeout", "2s")
+	code, _, stderr := runCmd(t, "record", "--kubeconfig", kubeconfig(t, srv.URL), "-n", "ns", "pod/app", "--output-file", out, "--timeout", "2s")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

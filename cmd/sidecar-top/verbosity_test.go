@@ -48,7 +48,7 @@ func TestVerbosityUnderTheView(t *testing.T) {
 		want        string
 	}{
 		{true, []string{"-v=6", "pod/x"}, "-v 6: client-go's log goes to standard error, the terminal the view draws on"},
-		{true, []string{"-v=6", "record", "pod/x", "-o", t.TempDir() + "/r.jsonl"}, "-v 6: client-go's log goes to standard error"},
+		{true, []string{"-v=6", "record", "pod/x", "--output-file", t.TempDir() + "/r.jsonl"}, "-v 6: client-go's log goes to standard error"},
 		{true, []string{"-v=6", "pod/x", "--plain"}, reach},
 		{false, []string{"-v=6", "pod/x"}, reach},
 	} {

@@ -27,6 +27,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		if err := rec.validate(); err != nil {
 			return err
 		}
+		if rec.format != "" && view.plain {
+			return fmt.Errorf("--plain: with -o %s, standard output is for the document at the end; the plain lines are left out", rec.format)
+		}
 	}
 	t, ns, err := kube.target(args)
 	if err != nil {
@@ -136,7 +139,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 }
 
 // watchOutput is how a watch shows itself: the view, or plain lines written to plain, or (record
-// -o json, whose standard output is for the JSON) nothing but warnings.
+// -o json or yaml, whose standard output is for the document) nothing but warnings.
 type watchOutput struct {
 	view  bool
 	plain io.Writer
@@ -150,7 +153,7 @@ func outputOf(s streams, view *viewOptions, rec *recordOptions) watchOutput {
 		return watchOutput{plain: s.ErrOut}
 	case s.terminal && !view.plain:
 		return watchOutput{view: true}
-	case rec != nil && rec.json:
+	case rec != nil && rec.format != "":
 		return watchOutput{}
 	}
 	return watchOutput{plain: s.Out}

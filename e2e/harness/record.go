@@ -39,11 +39,11 @@ type Record struct {
 	waitErr error
 }
 
-// startRecord runs `sidecar-top record -n NS TARGET -o PATH ARGS...` and returns once it says it
+// startRecord runs `sidecar-top record -n NS TARGET --output-file PATH ARGS...` and returns once it says it
 // is watching. Its standard output is a pipe, so it prints plain lines, not the terminal view.
 func (e *Env) startRecord(ctx context.Context, ns, target, path string, args ...string) (*Record, error) {
 	r := &Record{Path: path, done: make(chan struct{})}
-	r.Args = append([]string{"record", "--kubeconfig", e.Kubeconfig, "-n", ns, target, "-o", path}, args...)
+	r.Args = append([]string{"record", "--kubeconfig", e.Kubeconfig, "-n", ns, target, "--output-file", path}, args...)
 	r.cmd = exec.Command(e.Binary, r.Args...)
 	r.cmd.Stdout = &r.stdout
 	stderr, err := r.cmd.StderrPipe()
