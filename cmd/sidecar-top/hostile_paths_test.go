@@ -63,6 +63,8 @@ func TestEveryOutputPath(t *testing.T) {
 		{[]string{"replay", rec, "--plain", "--summary", "--explain"}, true},
 		{[]string{"replay", rec, "-o", "json"}, true},
 		{[]string{"replay", rec, "-o", "json", "--summary", "--pretty"}, true},
+		{[]string{"replay", rec, "-o", "yaml"}, true},
+		{[]string{"replay", rec, "-o", "yaml", "--summary"}, true},
 		{[]string{"export", rec, "--format", "markdown"}, true},
 		{[]string{"export", rec, "--format", "svg"}, true},
 		{[]string{"export", rec, "--format", "perfetto"}, true},
