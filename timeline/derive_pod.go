@@ -54,36 +54,8 @@ func (d *deriver) bound(iv interval, lo, hi time.Time) interval {
 // needs several lanes (the final pass) and the gaps when a lane changed, or the pod row where it
 // bounds them (lanesAsBefore).
 func (d *deriver) pod(ps *podState) *Pod {
-	p := ps.last
-	out := &Pod{
-		Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node,
-		Created: ps.created(), Phase: p.Phase, Status: p.Status,
-		Deleted: ps.deleted != nil, LastSeen: ps.lastSeen,
-		Statuses: ps.statuses.view(), Events: ps.events.view(),
-		Requests: p.Requests, Limits: p.Limits,
-	}
-	if p.OwnerKind != "" {
-		owner := OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
-		if last := ps.out; last != nil && last.Owner != nil && *last.Owner == owner {
-			out.Owner = last.Owner // the last snapshot's, as it nearly always is
-		} else {
-			made := owner // made only here: taking owner's address would make it at every derivation
-			out.Owner = &made
-		}
-	}
-	for i, text := range oddTimeNotes {
-		if ps.odd&(1<<i) != 0 {
-			d.note("pod " + p.Name + ": " + text)
-		}
-	}
-	if ps.tooMany {
-		limit := strconv.Itoa(MaxContainersPerPod)
-		d.note("pod " + p.Name + " has more than " + limit + " containers: those past the first " + limit + " have no lane")
-	}
-	if ps.clockBack {
-		d.note("pod " + p.Name + ": an observation was received before the one before it (the receive clock went back): " +
-			"the one before bounds nothing it showed")
-	}
+	out := podOf(ps)
+	d.notePod(ps)
 	out.Milestones = d.podRow(ps)
 	var end time.Time
 	if ps.deleted != nil {
@@ -104,6 +76,58 @@ func (d *deriver) pod(ps *podState) *Pod {
 		out.memo = newFactsMemo(ps)
 		return out
 	}
+	d.podLanes(ps, out, end)
+	d.podGaps(ps, out, gapGrace)
+	ps.passGrace, ps.gapGrace = seconds(ps.last.GracePeriod), gapGrace
+	ps.passRow = rowBoundsOf(out.Milestones, ps.rows.deleting)
+	out.memo = newFactsMemo(ps)
+	return out
+}
+
+// podOf is the pod as its last observation says, before its rows are derived.
+func podOf(ps *podState) *Pod {
+	p := ps.last
+	out := &Pod{
+		Namespace: p.Namespace, Name: p.Name, UID: p.UID, Node: p.Node,
+		Created: ps.created(), Phase: p.Phase, Status: p.Status,
+		Deleted: ps.deleted != nil, LastSeen: ps.lastSeen,
+		Statuses: ps.statuses.view(), Events: ps.events.view(),
+		Requests: p.Requests, Limits: p.Limits,
+	}
+	if p.OwnerKind != "" {
+		owner := OwnerRef{Kind: p.OwnerKind, Name: p.OwnerName, UID: p.OwnerUID}
+		if last := ps.out; last != nil && last.Owner != nil && *last.Owner == owner {
+			out.Owner = last.Owner // the last snapshot's, as it nearly always is
+		} else {
+			made := owner // made only here: taking owner's address would make it at every derivation
+			out.Owner = &made
+		}
+	}
+	return out
+}
+
+// notePod notes what was odd in the pod's facts: times out of its life, more containers than
+// have lanes, a receive clock that went back.
+func (d *deriver) notePod(ps *podState) {
+	name := ps.last.Name
+	for i, text := range oddTimeNotes {
+		if ps.odd&(1<<i) != 0 {
+			d.note("pod " + name + ": " + text)
+		}
+	}
+	if ps.tooMany {
+		limit := strconv.Itoa(MaxContainersPerPod)
+		d.note("pod " + name + " has more than " + limit + " containers: those past the first " + limit + " have no lane")
+	}
+	if ps.clockBack {
+		d.note("pod " + name + ": an observation was received before the one before it (the receive clock went back): " +
+			"the one before bounds nothing it showed")
+	}
+}
+
+// podLanes derives the pod's lanes (each brought up to date, then the final pass across them and
+// the pod row) into out.Containers.
+func (d *deriver) podLanes(ps *podState, out *Pod, end time.Time) {
 	// The lanes as the final pass sees them, in the deriver's scratch: nothing keeps them.
 	n := len(ps.laneOrder)
 	d.passLanes = slices.Grow(d.passLanes[:0], n)[:n]
@@ -120,6 +144,10 @@ func (d *deriver) pod(ps *podState) *Pod {
 	for i, l := range lanes {
 		out.Containers[i] = d.container(ps, l.ls, l.result(out.Created), out.Created, end)
 	}
+}
+
+// podGaps works out the pod's named gaps, and those unknown (noted), into out.
+func (d *deriver) podGaps(ps *podState, out *Pod, gapGrace time.Duration) {
 	d.gaps, d.unknown = namedGaps(out, ps.rows.deleting, func(name string) ContainerObservation {
 		if ls := ps.lanes[name]; ls != nil {
 			return *ls.spec
@@ -136,13 +164,9 @@ func (d *deriver) pod(ps *podState) *Pod {
 	if len(d.unknown) > 0 {
 		out.UnknownGaps = slices.Clone(d.unknown)
 		for _, g := range d.unknown {
-			d.note("pod " + p.Name + ": gap " + strconv.Quote(g.Name) + " is unknown: " + g.Why)
+			d.note("pod " + ps.last.Name + ": gap " + strconv.Quote(g.Name) + " is unknown: " + g.Why)
 		}
 	}
-	ps.passGrace, ps.gapGrace = seconds(p.GracePeriod), gapGrace
-	ps.passRow = rowBoundsOf(out.Milestones, ps.rows.deleting)
-	out.memo = newFactsMemo(ps)
-	return out
 }
 
 // container is a lane as the pod's derivation hands it out, with its runs.
@@ -257,23 +281,8 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 // podMilestones are the pod row's milestones: created, scheduled, initialized, containers ready, ready and
 // not-ready, deletion requested, terminal phase and deletion from the API.
 func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, everReady bool) {
-	p := ps.last
-	if c := ps.created(); !c.Equal(p.Created) {
-		// No milestone for it: when the pod was made is not known.
-		d.note("pod " + p.Name + " has no usable creationTimestamp: its offsets count from when it was first seen")
-	} else {
-		created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
-		ms = append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
-			Source: SourceStatus, Evidence: d.evidence(1, Evidence{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"})})
-	}
-
-	if occs := ps.scheduled; len(occs) > 0 {
-		oc := occs[0]
-		ms = append(ms, Milestone{Kind: MScheduled, At: oc.at, Earliest: oc.when.lo, Latest: oc.when.hi,
-			Source: SourceEvent, Message: oc.message, Evidence: d.evidence(1, oc.evidence(oc.ev.Reason))})
-	} else if c := ps.firstCondition("PodScheduled", "True"); c != nil {
-		ms = append(ms, d.rowCondition(MScheduled, c))
-	}
+	ms = d.appendPodCreated(ps, ms)
+	ms = d.appendScheduled(ps, ms)
 	if c := ps.firstCondition("Initialized", "True"); c != nil {
 		m := d.rowCondition(MInitialized, c)
 		if f := ps.appFirst; f != nil {
@@ -291,24 +300,7 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		}
 	}
 	if s := ps.deletion; s != nil {
-		req := ps.deletionAt.Add(-seconds(ps.deletionGrace))
-		iv := d.bound(wholeSecond(req), time.Time{}, s.at)
-		switch {
-		case outOfLife(req, ps.created(), s.at):
-			iv = interval{s.prev, s.at} // placed when seen
-			d.note("pod " + p.Name + ": " + oddDeletionNote)
-		case ps.deletionGrace == 0:
-			iv.lo = noGraceLeft(s, ps.created())
-		}
-		m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
-			Message: "grace period " + seconds(ps.deletionGrace).String(),
-			Evidence: d.evidence(1, Evidence{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
-				Precision: "1s", Received: s.at})}
-		if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {
-			d.boundAbove(&m, k, "before the first Killing Event ("+k.ev.Container+")",
-				"the kubelet stops the containers because the deletion was requested")
-		}
-		ms = append(ms, m)
+		ms = append(ms, d.deletingMilestone(ps, s))
 	}
 	for _, ph := range ps.phases {
 		if ph.phase == "Succeeded" || ph.phase == "Failed" {
@@ -320,6 +312,57 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		ms = append(ms, d.observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
 	}
 	return ms, everReady
+}
+
+// appendPodCreated appends the pod's creation, from its creationTimestamp: none when that is
+// not usable (noted), and its offsets count from when it was first seen.
+func (d *deriver) appendPodCreated(ps *podState, ms []Milestone) []Milestone {
+	p := ps.last
+	if c := ps.created(); !c.Equal(p.Created) {
+		d.note("pod " + p.Name + " has no usable creationTimestamp: its offsets count from when it was first seen")
+		return ms
+	}
+	created := d.bound(wholeSecond(p.Created), time.Time{}, ps.firstSeen)
+	return append(ms, Milestone{Kind: MCreated, At: p.Created, Earliest: created.lo, Latest: created.hi,
+		Source: SourceStatus, Evidence: d.evidence(1, Evidence{What: "metadata.creationTimestamp", API: p.Created, Precision: "1s"})})
+}
+
+// appendScheduled appends when the pod was scheduled: its Scheduled Event, else its PodScheduled
+// condition.
+func (d *deriver) appendScheduled(ps *podState, ms []Milestone) []Milestone {
+	if occs := ps.scheduled; len(occs) > 0 {
+		oc := occs[0]
+		return append(ms, Milestone{Kind: MScheduled, At: oc.at, Earliest: oc.when.lo, Latest: oc.when.hi,
+			Source: SourceEvent, Message: oc.message, Evidence: d.evidence(1, oc.evidence(oc.ev.Reason))})
+	}
+	if c := ps.firstCondition("PodScheduled", "True"); c != nil {
+		return append(ms, d.rowCondition(MScheduled, c))
+	}
+	return ms
+}
+
+// deletingMilestone is the deletion request, first seen as s: its deletionTimestamp less the
+// grace period, placed when seen if that is out of the pod's life, reaching back to when the pod
+// was last seen without it if no grace was left, and before the first Killing Event.
+func (d *deriver) deletingMilestone(ps *podState, s *seen) Milestone {
+	req := ps.deletionAt.Add(-seconds(ps.deletionGrace))
+	iv := d.bound(wholeSecond(req), time.Time{}, s.at)
+	switch {
+	case outOfLife(req, ps.created(), s.at):
+		iv = interval{s.prev, s.at} // placed when seen
+		d.note("pod " + ps.last.Name + ": " + oddDeletionNote)
+	case ps.deletionGrace == 0:
+		iv.lo = noGraceLeft(s, ps.created())
+	}
+	m := Milestone{Kind: MDeleting, At: iv.clamp(s.at), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus,
+		Message: "grace period " + seconds(ps.deletionGrace).String(),
+		Evidence: d.evidence(1, Evidence{What: "metadata.deletionTimestamp − deletionGracePeriodSeconds", API: req,
+			Precision: "1s", Received: s.at})}
+	if k := ps.stopKill; k != nil && !k.when.hi.Before(iv.lo) {
+		d.boundAbove(&m, k, "before the first Killing Event ("+k.ev.Container+")",
+			"the kubelet stops the containers because the deletion was requested")
+	}
+	return m
 }
 
 // boundAbove bounds m above by an Event that certainly came after it, when that tightens it.
