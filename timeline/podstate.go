@@ -119,6 +119,8 @@ func (ps *podState) touch() {
 	}
 }
 
+// observe takes in the pod p as a watch event of type t received at r: the pod's own facts,
+// then each container's in its lane.
 func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names laneNames) {
 	ps.touch()
 	if ps.last == nil {
@@ -139,7 +141,30 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 	ps.lastObs.Conditions, ps.lastObs.Containers = nil, nil
 	ps.last, ps.lastSeen, ps.latestSeen = &ps.lastObs, r, later(ps.latestSeen, r)
 	ps.clockBack = ps.clockBack || r.Before(prev)
+	ps.observeDeletion(t, p, s)
+	ps.observeStatus(r, p, s)
+	for _, c := range p.Conditions {
+		ps.observeCondition(c, r, s)
+	}
+	ps.obsN++
+	containers := p.Containers
+	if len(containers) > MaxContainersPerPod {
+		containers, ps.tooMany = containers[:MaxContainersPerPod], true
+	}
+	for i := range containers {
+		c := &containers[i]
+		ls := ps.laneOf(c)
+		if !ls.shown {
+			ls.shown = true
+			ps.laneOrder = append(ps.laneOrder, ls)
+		}
+		ls.observe(c, s, names)
+	}
+}
 
+// observeDeletion keeps when the pod was first seen deleted from the API (t), and first seen
+// with a deletion requested, with its time and grace period: how every run stops depends on it.
+func (ps *podState) observeDeletion(t WatchType, p *PodObservation, s seen) {
 	if t == Deleted && ps.deleted == nil {
 		seen := s // copies made only here: taking s's address would copy it at every update
 		ps.deleted, ps.rowDirty = &seen, true
@@ -155,6 +180,10 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 			ls.touch(0) // how a run stops depends on how the pod does
 		}
 	}
+}
+
+// observeStatus keeps a change of the pod's STATUS, received at r, and of its phase.
+func (ps *podState) observeStatus(r time.Time, p *PodObservation, s seen) {
 	if n := ps.statuses.len(); n == 0 || ps.statuses.at(n-1).Status != p.Status {
 		ps.statuses.insert(n, StatusChange{At: ps.statusAt(r), Status: p.Status, Phase: p.Phase})
 	}
@@ -164,40 +193,28 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 		// was, and is not a reason to derive it again whole.
 		ps.rowDirty = ps.rowDirty || p.Phase == "Succeeded" || p.Phase == "Failed"
 	}
-	for _, c := range p.Conditions {
-		if outOfLife(c.LastTransition, ps.created(), r) {
-			c.LastTransition, ps.odd = time.Time{}, ps.odd|oddConditionTime // placed when seen
-		}
-		// The pod row shows every Ready change, and when PodScheduled, Initialized and
-		// ContainersReady first became True: that is all that is kept of the conditions. (A
-		// crash loop flips ContainersReady and PodReadyToStartContainers in every cycle. The
-		// findings read the Ready condition's status as it is now, from readyNow.)
-		switch c.Type {
-		case "Ready":
-			if !hasConditionChange(&ps.conditions, c) {
-				ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
-			}
-		case "PodScheduled", "Initialized", "ContainersReady":
-			if bit := firstTrueBit(c.Type); c.Status == "True" && ps.firstTrue&bit == 0 {
-				ps.firstTrue |= bit
-				ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
-				ps.rowDirty = true
-			}
-		}
+}
+
+// observeCondition keeps what the pod row shows of a condition received at r: every Ready
+// change, and when PodScheduled, Initialized and ContainersReady first became True; that is all
+// that is kept of the conditions. (A crash loop flips ContainersReady and
+// PodReadyToStartContainers in every cycle. The findings read the Ready condition's status as it
+// is now, from readyNow.)
+func (ps *podState) observeCondition(c Condition, r time.Time, s seen) {
+	if outOfLife(c.LastTransition, ps.created(), r) {
+		c.LastTransition, ps.odd = time.Time{}, ps.odd|oddConditionTime // placed when seen
 	}
-	ps.obsN++
-	containers := p.Containers
-	if len(containers) > MaxContainersPerPod {
-		containers, ps.tooMany = containers[:MaxContainersPerPod], true
-	}
-	for i := range containers {
-		c := &containers[i]
-		ls := ps.laneOf(c)
-		if !ls.shown {
-			ls.shown = true
-			ps.laneOrder = append(ps.laneOrder, ls)
+	switch c.Type {
+	case "Ready":
+		if !hasConditionChange(&ps.conditions, c) {
+			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 		}
-		ls.observe(c, s, names)
+	case "PodScheduled", "Initialized", "ContainersReady":
+		if bit := firstTrueBit(c.Type); c.Status == "True" && ps.firstTrue&bit == 0 {
+			ps.firstTrue |= bit
+			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
+			ps.rowDirty = true
+		}
 	}
 }
 
