@@ -121,6 +121,8 @@ func newLaneState() *laneState {
 	return &laneState{byID: map[string]*instance{}, occs: map[string][]eventOcc{}, dirtyFrom: 0, recheck: noDirty}
 }
 
+// observe takes in the container c as a pod's update seen as s showed it: its spec, then what
+// its status says of its last run, its current run and its wait.
 func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 	if ls.spec == nil || !sameSpec(ls.spec, c) {
 		if ls.spec == nil || ls.spec.Kind != c.Kind || ls.spec.Name != c.Name {
@@ -138,23 +140,12 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 	cs, fix := readCount(cs)
 	ls.oddCount |= fix
 	ls.status = cs
-	if lt := cs.LastTerminated; lt != nil {
-		attempt := cs.RestartCount
-		if cs.Running != nil || cs.Terminated != nil {
-			attempt--
-		}
-		if attempt >= 0 {
-			in := ls.instance(lt.ContainerID, attempt)
-			ls.touchSeen(in, in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s))
-		}
+	if cs.LastTerminated != nil {
+		ls.observeLastRun(cs, s)
 	}
 	switch {
 	case cs.Running != nil:
-		id := cs.Running.ContainerID
-		if id == "" {
-			id = cs.ContainerID
-		}
-		in := ls.instance(id, cs.RestartCount)
+		in := ls.instance(orID(cs.Running.ContainerID, cs.ContainerID), cs.RestartCount)
 		ran, flags := in.sawRun(cs.Running.StartedAt, s), in.sawFlags(cs, s)
 		switch {
 		case ran:
@@ -164,79 +155,52 @@ func (ls *laneState) observe(c *ContainerObservation, s seen, names laneNames) {
 		}
 		ls.waiting = false
 	case cs.Terminated != nil:
-		id := cs.Terminated.ContainerID
-		if id == "" {
-			id = cs.ContainerID
-		}
-		in := ls.instance(id, cs.RestartCount)
+		in := ls.instance(orID(cs.Terminated.ContainerID, cs.ContainerID), cs.RestartCount)
 		ls.touchSeen(in, in.sawRun(cs.Terminated.StartedAt, s), in.sawTerminated(cs.Terminated, s))
 		ls.waiting = false
 	case cs.Waiting != nil:
-		if !ls.waiting || ls.waitReason != cs.Waiting.Reason {
-			next := cs.RestartCount // the run it waits for
-			if cs.LastTerminated != nil {
-				next = nextAttempt(next)
-			}
-			if n := len(ls.waits); n > 0 && ls.waits[n-1].attempt > next {
-				ls.waitsUnsorted = true // restart counts went back: the status is odd
-			}
-			ls.waits = append(ls.waits, waitChange{cs.Waiting.Reason, cs.Waiting.Message, next, s})
-			ls.waiting, ls.waitReason = true, cs.Waiting.Reason
-			ls.touch(next)
-		}
+		ls.observeWait(cs, s)
 	}
 }
 
-// instance finds the run with this container ID (or, without one, this attempt), adding it.
-func (ls *laneState) instance(id string, attempt int32) *instance {
-	if id != "" {
-		// Most updates are about the last run, or the one before it (its lastState): those are
-		// compared before the map is asked (hashing a runtime's 77-byte ID costs more).
-		for k := len(ls.instances) - 1; k >= max(len(ls.instances)-2, 0); k-- {
-			if in := ls.instances[k]; in.id == id {
-				return in
-			}
-		}
-		if in := ls.byID[id]; in != nil {
-			return in
-		}
+// orID is a state's container ID, else the status's.
+func orID(stateID, statusID string) string {
+	if stateID == "" {
+		return statusID
 	}
-	n := len(ls.instances)
-	i := sort.Search(n, func(i int) bool { return ls.instances[i].attempt >= attempt })
-	for j := i; j < n && ls.instances[j].attempt == attempt; j++ {
-		if in := ls.instances[j]; id == "" || in.id == "" {
-			if in.id == "" && id != "" {
-				in.id = id
-				ls.byID[id] = in
-			}
-			return in
-		}
+	return stateID
+}
+
+// observeLastRun takes in the run before the current one (lastState.terminated): the attempt
+// before the restart count when a run is current, else the restart count's.
+func (ls *laneState) observeLastRun(cs *ContainerStatus, s seen) {
+	lt := cs.LastTerminated
+	attempt := cs.RestartCount
+	if cs.Running != nil || cs.Terminated != nil {
+		attempt--
 	}
-	if id != "" && n > 0 && attempt <= ls.instances[n-1].attempt {
-		// A new container is a run after every one known: the kubelet counts a pod's runs up.
-		// Another container has this attempt, or a later one: the status's count is off (it went
-		// back, or stuck at the largest count read), and the run is numbered after the last.
-		attempt, i = nextAttempt(ls.instances[n-1].attempt), n
+	if attempt >= 0 {
+		in := ls.instance(lt.ContainerID, attempt)
+		ls.touchSeen(in, in.sawRun(lt.StartedAt, s), in.sawTerminated(lt, s))
 	}
-	in := &instance{attempt: attempt, id: id}
-	if id != "" {
-		ls.byID[id] = in
+}
+
+// observeWait keeps a wait when it begins or its reason changes, filed under the run it waits
+// for: the restart count's, or the next after the last run.
+func (ls *laneState) observeWait(cs *ContainerStatus, s seen) {
+	if ls.waiting && ls.waitReason == cs.Waiting.Reason {
+		return
 	}
-	// After any run of the same attempt: the order a stable sort by attempt would give.
-	for i < len(ls.instances) && ls.instances[i].attempt == attempt {
-		i++
+	next := cs.RestartCount // the run it waits for
+	if cs.LastTerminated != nil {
+		next = nextAttempt(next)
 	}
-	// The Events after the last run were filed under the attempt after it (see attemptAt): a run
-	// numbered past that one takes them, and what was derived of them there goes.
-	next := int32(0)
-	if n > 0 {
-		next = nextAttempt(ls.instances[n-1].attempt)
+	if n := len(ls.waits); n > 0 && ls.waits[n-1].attempt > next {
+		ls.waitsUnsorted = true // restart counts went back: the status is odd
 	}
-	ls.instances = append(ls.instances, nil)
-	copy(ls.instances[i+1:], ls.instances[i:])
-	ls.instances[i] = in
-	ls.touch(min(attempt, next))
-	return in
+	ls.waits = append(ls.waits, waitChange{cs.Waiting.Reason, cs.Waiting.Message, next, s})
+	ls.waiting, ls.waitReason = true, cs.Waiting.Reason
+	ls.touch(next)
 }
 
 // sawRun notes the run's start; it reports whether that was news.
