@@ -2,7 +2,6 @@ package assert
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -33,68 +32,6 @@ func (a *Assertion) Eval(p *timeline.Pod) Result {
 		return Result{Truth: False, Detail: err.Error(), Missing: true}
 	}
 	return Result{Truth: v.truth, Detail: v.detail}
-}
-
-// Check reports a container that the assertion names and no pod of s has, as an *Error at
-// its column: most likely a misspelt name. Name-free assertions, and assertions about a
-// snapshot with no pods, pass.
-func (a *Assertion) Check(s timeline.Snapshot) error {
-	if s.Pods.Len() == 0 {
-		return nil
-	}
-	known := map[string]bool{}
-	for _, p := range s.Pods.Items() {
-		for _, c := range p.Containers {
-			known[c.Name] = true
-		}
-	}
-	var bad *Error
-	walk(a.root, func(n node) {
-		lane, at := "", 0
-		switch n := n.(type) {
-		case *milestoneRef:
-			lane, at = n.lane, n.at
-		case *restartsRef:
-			lane, at = n.lane, n.at
-		}
-		if lane != "" && !known[lane] && bad == nil {
-			names := make([]string, 0, len(known))
-			for k := range known {
-				names = append(names, k)
-			}
-			sort.Strings(names)
-			bad = errAt(a.src, at, "unknown container %q: the pods have %s", lane, strings.Join(names, ", "))
-		}
-	})
-	if bad != nil {
-		return bad
-	}
-	return nil
-}
-
-// walk calls f on n and every node below it, in source order.
-func walk(n node, f func(node)) {
-	f(n)
-	switch n := n.(type) {
-	case *negate:
-		walk(n.x, f)
-	case *not:
-		walk(n.x, f)
-	case *arith:
-		walk(n.x, f)
-		walk(n.y, f)
-	case *compare:
-		walk(n.x, f)
-		walk(n.y, f)
-	case *logic:
-		walk(n.x, f)
-		walk(n.y, f)
-	case *gapRef:
-		if n.from != nil {
-			walk(n.from, f)
-			walk(n.to, f)
-		}
-	}
 }
 
 func eval(n node, p *timeline.Pod) (value, error) {

@@ -1,6 +1,8 @@
 package assert
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/sidecar-top/sidecar-top/recordings"
@@ -117,4 +119,37 @@ func refText(r timeline.MilestoneRef) string {
 		return lane + "." + kind
 	}
 	return lane + "." + kind + "[" + string(rune('0'+r.Attempt)) + "]"
+}
+
+// TestNameUnknown: a container that the pods do not have is said before a type error in the
+// same assertion, since it is what to fix first; with every container known, or with no pods,
+// the type error is left as it is.
+func TestNameUnknown(t *testing.T) {
+	s := final(t, "startup-probe")
+	tests := []struct {
+		src, want string
+	}{
+		{"proxy.start < 3s", `column 1: unknown container "proxy": the pods have app, init-sleep, sidecar; and column 13: cannot compare a time (proxy.start) with a duration (3s)`},
+		{`app.start - "proxy x".started < 3`, `column 13: unknown container "proxy x": the pods have app, init-sleep, sidecar; and column 31: cannot compare`},
+		{"app.start < 3s", "column 11: cannot compare a time (app.start) with a duration (3s)"},
+		{"pod.ready < 3s", "column 11: cannot compare a time (pod.ready)"},
+	}
+	for _, tt := range tests {
+		_, err := Parse(tt.src)
+		if err == nil {
+			t.Fatalf("%s: parses", tt.src)
+		}
+		got := NameUnknown(tt.src, err, s)
+		if !strings.HasPrefix(got.Error(), tt.want) {
+			t.Errorf("%s:\n got %v\nwant %s...", tt.src, got, tt.want)
+		}
+		var e *Error
+		if !errors.As(got, &e) {
+			t.Errorf("%s: %T, want an *Error with the column", tt.src, got)
+		}
+	}
+	_, err := Parse("proxy.start < 3s")
+	if got := NameUnknown("proxy.start < 3s", err, timeline.Snapshot{}); got != err {
+		t.Errorf("no pods: %v, want the type error as it was", got)
+	}
 }

@@ -108,6 +108,9 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 	list := make([]*assert.Assertion, len(opts.asserts))
 	for i, src := range opts.asserts {
 		a, err := assert.Parse(src)
+		if err != nil && isRecordingArg(args, kube) {
+			err = nameUnknown(ctx, s, args[0], src, err)
+		}
 		if err != nil {
 			return assertError(src, err)
 		}
@@ -158,6 +161,18 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 		}
 	}
 	return checkVerdict(results, opts.allowUncertain, src)
+}
+
+// nameUnknown is err, the error of an assertion src that did not parse, with a container it
+// names that the recording's pods lack said first (assert.NameUnknown): proxy.start < 3s is a
+// type error, but with no proxy that is not the first thing to fix. A recording is read for it
+// (a live target is not watched); err is kept as it is when the recording cannot be read.
+func nameUnknown(ctx context.Context, s streams, name, src string, err error) error {
+	snap, _, rerr := readFinal(ctx, s, name)
+	if rerr != nil {
+		return err
+	}
+	return assert.NameUnknown(src, err, snap)
 }
 
 // isRecordingArg reports whether the arguments name a recording rather than a live target: a

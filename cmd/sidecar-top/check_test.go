@@ -151,6 +151,8 @@ func TestCheckBad(t *testing.T) {
 		{[]string{"check", startup, "-a", "app.exit - app.sigterm < 3sec"}, `column 26: bad duration "3sec"`},
 		{[]string{"check", startup, "-a", "(app.exit - app.sigterm < 3s"}, "column 1: this ( is never closed"},
 		{[]string{"check", startup, "-a", "app.start < sidecar.restarts"}, "column 11: cannot compare a time (app.start) with a count (sidecar.restarts)"},
+		// A container the recording's pods lack is said before the type error in the same assertion.
+		{[]string{"check", startup, "-a", "proxy.start < 3s"}, `--assert "proxy.start < 3s": column 1: unknown container "proxy": the pods have app, init-sleep, sidecar; and column 13: cannot compare a time (proxy.start) with a duration (3s)`},
 		{[]string{"check", startup, "-a", "count(findings) == 0", "-a", "app.start"}, `--assert "app.start": column 1: the assertion is a time, not true or false`},
 		{[]string{"check", startup, "-a", "count(findings) == 0", "--until", "complete"}, "--until and --timeout are for a live target"},
 		{[]string{"check", "/does/not/exist.jsonl", "-a", "count(findings) == 0"}, "no such file"},
