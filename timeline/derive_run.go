@@ -128,12 +128,36 @@ func (d *deriver) runEvidence(r *runMilestones, created, started []eventOcc, pre
 
 // run derives a run's start, exit, started and ready milestones from the status.
 func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instance) {
-	spec := ls.spec
 	r.reset()
 	// Sized once, so that the pointers into it stay where the milestones are.
 	r.flags = slices.Grow(r.flags, len(in.started)+len(in.ready))
+	startedAt, finishedAt := d.runTimes(ps, ls.spec, in)
+	d.statusStart(r, ps, ls, in, startedAt)
+	if in.term != nil {
+		d.statusExit(r, ls, in, finishedAt)
+	}
 	floor := ps.created()
-	startedAt, finishedAt := d.runTimes(ps, spec, in)
+	if r.start != nil {
+		floor = r.start.Earliest
+	}
+	d.startedFlags(r, ls, in, floor)
+	for _, f := range in.ready {
+		kind := MReady
+		if !f.value {
+			kind = MNotReady
+		}
+		m := d.flagMilestone(kind, f, in, ls.what.ready, floor)
+		m.Container, m.Attempt = ls.spec.Name, in.attempt
+		r.flags = append(r.flags, m)
+		r.flag = append(r.flag, &r.flags[len(r.flags)-1])
+	}
+}
+
+// statusStart is the run's start from its startedAt (whole seconds, which containerd may note
+// late), no later than the status that gave it; or, known to run but not since when, between the
+// observation before and the one that showed it.
+func (d *deriver) statusStart(r *runMilestones, ps *podState, ls *laneState, in *instance, startedAt time.Time) {
+	spec := ls.spec
 	if !startedAt.IsZero() {
 		iv := wholeSecond(startedAt)
 		iv.lo = iv.lo.Add(-startedLate) // containerd may note the start after the process began
@@ -148,33 +172,40 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 			At: iv.mid(), Earliest: iv.lo, Latest: iv.hi, Source: SourceStatus, Evidence: ev}
 		r.start = &r.startM
 	} else if in.run != nil {
-		// Known to run, but not since when: between the observation before and the one that showed it.
-		r.startM = d.observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, floor)
+		r.startM = d.observedMilestone(startKind(in.attempt), *in.run, ls.what.startedAt, ps.created())
 		r.startM.Container, r.startM.Attempt = spec.Name, in.attempt
 		r.start = &r.startM
 	}
-	if t := in.term; t != nil {
-		var iv interval
-		ev := Evidence{What: ls.what.finishedAt, Received: in.termSeen.at}
-		if !finishedAt.IsZero() {
-			iv = d.bound(wholeSecond(finishedAt), time.Time{}, in.termSeen.at)
-			ev.API, ev.Precision = finishedAt, "1s"
-		} else {
-			iv = interval{in.termSeen.prev, in.termSeen.at}
-			ev.Note = "no finishedAt: placed when seen"
-		}
-		if r.start != nil {
-			iv = d.bound(iv, r.start.Earliest, time.Time{})
-		}
-		code := t.ExitCode
-		r.exitM = Milestone{Kind: MExit, Container: spec.Name, Attempt: in.attempt, At: iv.mid(), Earliest: iv.lo,
-			Latest: iv.hi, Source: SourceStatus, Reason: t.Reason, Message: t.Message, ExitCode: &code,
-			Signal: signalName(t.Signal, t.ExitCode), Evidence: d.evidence(1, ev)}
-		r.exit = &r.exitM
+}
+
+// statusExit is the run's exit from its terminated state: its finishedAt (whole seconds) no
+// later than the status that showed it, or without one placed when seen; after the start.
+func (d *deriver) statusExit(r *runMilestones, ls *laneState, in *instance, finishedAt time.Time) {
+	t := in.term
+	var iv interval
+	ev := Evidence{What: ls.what.finishedAt, Received: in.termSeen.at}
+	if !finishedAt.IsZero() {
+		iv = d.bound(wholeSecond(finishedAt), time.Time{}, in.termSeen.at)
+		ev.API, ev.Precision = finishedAt, "1s"
+	} else {
+		iv = interval{in.termSeen.prev, in.termSeen.at}
+		ev.Note = "no finishedAt: placed when seen"
 	}
 	if r.start != nil {
-		floor = r.start.Earliest
+		iv = d.bound(iv, r.start.Earliest, time.Time{})
 	}
+	code := t.ExitCode
+	r.exitM = Milestone{Kind: MExit, Container: ls.spec.Name, Attempt: in.attempt, At: iv.mid(), Earliest: iv.lo,
+		Latest: iv.hi, Source: SourceStatus, Reason: t.Reason, Message: t.Message, ExitCode: &code,
+		Signal: signalName(t.Signal, t.ExitCode), Evidence: d.evidence(1, ev)}
+	r.exit = &r.exitM
+}
+
+// startedFlags are the run's started changes to true, for a container with a startup probe or a
+// sidecar: after the last startup probe failure the kubelet reported before it, or, with no
+// startup probe, at the start when it came with the run.
+func (d *deriver) startedFlags(r *runMilestones, ls *laneState, in *instance, floor time.Time) {
+	spec := ls.spec
 	for _, f := range in.started {
 		if !f.value || !(spec.HasStartupProbe || spec.Kind == KindSidecar) {
 			continue
@@ -192,16 +223,6 @@ func (d *deriver) run(r *runMilestones, ps *podState, ls *laneState, in *instanc
 		}
 		r.flags = append(r.flags, m)
 		r.started = append(r.started, &r.flags[len(r.flags)-1])
-	}
-	for _, f := range in.ready {
-		kind := MReady
-		if !f.value {
-			kind = MNotReady
-		}
-		m := d.flagMilestone(kind, f, in, ls.what.ready, floor)
-		m.Container, m.Attempt = spec.Name, in.attempt
-		r.flags = append(r.flags, m)
-		r.flag = append(r.flag, &r.flags[len(r.flags)-1])
 	}
 }
 
