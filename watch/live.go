@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"regexp"
 	"sync"
 	"time"
 
@@ -64,8 +65,9 @@ type Live struct {
 
 	mu     sync.Mutex // guards stamping and enqueueing, so queue order is receive order
 	pods   map[types.UID]bool
-	events *podEvents   // the Events of the target's pods; nil for a pod target
-	cron   *cronJobJobs // a CronJob target's Jobs; nil for others
+	events *podEvents     // the Events of the target's pods; nil for a pod target
+	cron   *cronJobJobs   // a CronJob target's Jobs; nil for others
+	names  *regexp.Regexp // a pattern target's pattern of pod names; nil for others
 
 	logs  *logFollowers // nil: logs are not read
 	nodes *nodeLogs     // nil: the kubelet's log is not read
@@ -114,6 +116,12 @@ func (l *Live) Start(ctx context.Context) error {
 		l.selector = batchv1.JobNameLabel + "=" + t.Name
 	case TargetSelector, TargetScope:
 		l.selector = t.Selector
+	case TargetPodPattern: // every pod of the namespace; acceptPod keeps those it names
+		re, err := t.NamePattern()
+		if err != nil {
+			return err
+		}
+		l.names = re
 	case TargetDeployment, TargetStateful, TargetDaemonSet, TargetReplicaSet:
 		sel, err := workloadSelector(ctx, l.client, t)
 		if err != nil {
@@ -237,7 +245,7 @@ func meta(obj any) metav1.Object {
 
 func (l *Live) acceptPod(t timeline.WatchType, obj any) {
 	p, ok := obj.(*corev1.Pod)
-	if !ok || (l.target.Kind == TargetPod && p.Name != l.target.Name) || (l.cron != nil && !l.cron.owns(p)) {
+	if !ok || (l.target.Kind == TargetPod && p.Name != l.target.Name) || (l.names != nil && !l.names.MatchString(p.Name)) || (l.cron != nil && !l.cron.owns(p)) {
 		return
 	}
 	l.mu.Lock()

@@ -2,6 +2,7 @@ package watch
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -21,6 +22,9 @@ const (
 	TargetReplicaSet TargetKind = "replicaset"
 	TargetCronJob    TargetKind = "cronjob" // the pods of the CronJob's Jobs
 	TargetSelector   TargetKind = "selector"
+	// TargetPodPattern is the pods of a namespace whose name a regular expression matches, as
+	// stern's pod query: an argument with a character no name holds (IsPattern).
+	TargetPodPattern TargetKind = "pod-pattern"
 	// TargetScope is every pod of a namespace, or of the cluster when Namespace is empty,
 	// narrowed by Selector if one is given: the fleet table's scope.
 	TargetScope TargetKind = "scope"
@@ -31,9 +35,27 @@ const (
 // namespace, or a scope: a namespace, or the cluster.
 type Target struct {
 	Kind      TargetKind
-	Name      string
+	Name      string // a pattern target's regular expression, as given
 	Selector  string
 	Namespace string // "" for a scope of all namespaces
+}
+
+// patternChars are the characters of a regular expression that no Kubernetes name holds (a
+// name has a-z, 0-9, "-" and "."): an argument with one of them is a pattern, never a name.
+const patternChars = `*+?^$[](){}|\`
+
+// IsPattern reports whether arg, a TARGET or a -c, is a regular expression rather than a name:
+// it holds a character no name holds. To match names as a pattern, anchor it: ^web.
+func IsPattern(arg string) bool { return strings.ContainsAny(arg, patternChars) }
+
+// NamePattern is a pattern target's regular expression, which matches its pods' names
+// unanchored, as stern's query does.
+func (t Target) NamePattern() (*regexp.Regexp, error) {
+	re, err := regexp.Compile(t.Name)
+	if err != nil {
+		return nil, fmt.Errorf("%q is a pattern of pod names (it has one of %s), and not a valid one: %w", t.Name, patternChars, err)
+	}
+	return re, nil
 }
 
 // String is the target as the user would type it: pod/x, job/x, deployment/x or -l sel; a
@@ -42,6 +64,8 @@ func (t Target) String() string {
 	switch t.Kind {
 	case TargetSelector:
 		return "-l " + t.Selector
+	case TargetPodPattern:
+		return t.Name
 	case TargetScope:
 		s := "namespace " + t.Namespace
 		if t.AllNamespaces() {
@@ -94,8 +118,8 @@ func ParseScope(args []string, selector, namespace string, all bool) (Target, er
 	return ParseTarget(args, selector, namespace)
 }
 
-// ParseTarget reads the command line's TARGET argument (POD, pod/x, job/x, deploy/x) or its
-// label selector; exactly one of them must be given.
+// ParseTarget reads the command line's TARGET argument (POD, pod/x, job/x, deploy/x, or a
+// pattern of pod names: IsPattern) or its label selector; exactly one of them must be given.
 func ParseTarget(args []string, selector, namespace string) (Target, error) {
 	t := Target{Namespace: namespace}
 	switch {
@@ -111,6 +135,11 @@ func ParseTarget(args []string, selector, namespace string) (Target, error) {
 		}
 		t.Kind, t.Selector = TargetSelector, selector
 		return t, nil
+	}
+	if IsPattern(args[0]) && !strings.Contains(args[0], "/") {
+		t.Kind, t.Name = TargetPodPattern, args[0]
+		_, err := t.NamePattern()
+		return t, err
 	}
 	kind, name, found := strings.Cut(args[0], "/")
 	if !found {

@@ -59,6 +59,9 @@ func (o *replayOptions) validate(fs *pflag.FlagSet, view *viewOptions, terminal 
 	if err := o.refuseUnused(fs, view); err != nil {
 		return 0, err
 	}
+	if err := view.readLanes(); err != nil {
+		return 0, err
+	}
 	return view.colorMode(terminal && !view.plain && o.output == "")
 }
 

@@ -32,6 +32,7 @@ type plainFeed struct {
 	// runs. Zero live, where the clock is the receive times' own.
 	ceiling time.Time
 	report  reportOptions
+	lanes   *laneFilter // -c: the lanes printed; the workload's summary is of whole pods
 	// rests, live, lets the clock stop while no line is held: nothing is printed by it then, and
 	// the next frame sets the time it moves from. (A replay's clock runs on: where the ceiling
 	// stops it, the time it stood still at is where it goes on from.)
@@ -39,17 +40,17 @@ type plainFeed struct {
 	wake  chan struct{} // a frame left lines held: a resting clock runs again
 }
 
-func newPlainFeed(w io.Writer, rate float64, report reportOptions) *plainFeed {
+func newPlainFeed(w io.Writer, rate float64, report reportOptions, lanes *laneFilter) *plainFeed {
 	p := ui.NewPlain(w)
 	p.SetExplain(report.explain)
-	return &plainFeed{p: p, w: w, clock: time.Now, rate: rate, report: report, wake: make(chan struct{}, 1)}
+	return &plainFeed{p: p, w: w, clock: time.Now, rate: rate, report: report, lanes: lanes, wake: make(chan struct{}, 1)}
 }
 
 // frame learns a frame's snapshot and prints what is past the horizon of its time.
 func (f *plainFeed) frame(fr play.Frame) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.p.Update(fr.Snapshot)
+	f.p.Update(f.lanes.snapshot(fr.Snapshot))
 	f.advance(fr.Now)
 	f.wall = f.clock()
 	if f.p.Held() > 0 {
@@ -181,7 +182,7 @@ func (f *plainFeed) start(ctx context.Context) (stop func()) {
 func (f *plainFeed) finish(final timeline.Snapshot) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.p.Summary(final)
+	f.p.Summary(f.lanes.snapshot(final))
 	if f.report.summary {
 		f.p.Workload(timeline.Summarize(final))
 	}

@@ -33,7 +33,7 @@ func TestPlainFeedClock(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	wall := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
-	f := newPlainFeed(&out, 2, reportOptions{})
+	f := newPlainFeed(&out, 2, reportOptions{}, nil)
 	f.clock = func() time.Time { return wall }
 	lines := func() int { return strings.Count(out.String(), "\n") }
 
@@ -55,7 +55,7 @@ func TestPlainFeedClock(t *testing.T) {
 	}
 
 	out.Reset()
-	still := newPlainFeed(&out, 0, reportOptions{})
+	still := newPlainFeed(&out, 0, reportOptions{}, nil)
 	still.clock = func() time.Time { return wall }
 	still.frame(play.Frame{Snapshot: feedPod(t0), Now: t0.Add(2 * time.Second)})
 	wall = wall.Add(time.Hour)
@@ -74,7 +74,7 @@ func TestPlainFeedClockRests(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	wall := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	var out bytes.Buffer
-	f := newPlainFeed(&out, 1, reportOptions{})
+	f := newPlainFeed(&out, 1, reportOptions{}, nil)
 	f.rests = true
 	f.clock = func() time.Time { return wall }
 	if f.tick() {
@@ -101,7 +101,7 @@ func TestPlainFeedClockRests(t *testing.T) {
 	default:
 	}
 
-	replay := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{})
+	replay := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{}, nil)
 	replay.clock = func() time.Time { return wall }
 	replay.frame(play.Frame{Snapshot: feedPod(t0), Now: t0.Add(time.Minute)})
 	if !replay.tick() {
@@ -111,7 +111,7 @@ func TestPlainFeedClockRests(t *testing.T) {
 
 // TestPlainFeedCeiling: the source the feed wraps sets the ceiling to the latest item's time.
 func TestPlainFeedCeiling(t *testing.T) {
-	f := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{})
+	f := newPlainFeed(&bytes.Buffer{}, 1, reportOptions{}, nil)
 	src, _ := openRecording(t, "termination-order")
 	s := f.source(src)
 	var last time.Time

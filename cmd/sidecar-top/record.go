@@ -203,7 +203,7 @@ func (r *recordOptions) abandon(items int) {
 
 // finish closes the recording, says what was written, prints JSON or YAML if asked, and turns an
 // unmet --until at --timeout into exit status 2.
-func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result) error {
+func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, res play.Result, lanes *laneFilter) error {
 	if r.file != nil {
 		if err := r.closeFile(); err != nil {
 			return fmt.Errorf("close %s: %w", r.path, err)
@@ -211,7 +211,7 @@ func (r *recordOptions) finish(ctx context.Context, s streams, t watch.Target, r
 	}
 	say(s.ErrOut, "recorded %d watch events to %s", res.Items, r.where())
 	if r.format != "" {
-		if err := writeDocumentAs(s.Out, r.format, r.report.document(t.Namespace, t.String(), res.Final), false); err != nil {
+		if err := writeDocumentAs(s.Out, r.format, r.report.document(t.Namespace, t.String(), lanes.snapshot(res.Final)), false); err != nil {
 			return err
 		}
 	}

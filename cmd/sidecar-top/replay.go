@@ -114,9 +114,9 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		if progress := boundHeap(r); progress != nil {
 			rd.Progress(progress)
 		}
-		// The pods are written as they are derived, unless the summary is asked for: it reads
-		// them all at once.
-		stream := !view.report.summary
+		// The pods are written as they are derived, unless the summary is asked for (it reads
+		// them all at once) or -c narrows their lanes (filtered in the final snapshot).
+		stream := !view.report.summary && view.lanes == nil
 		rd.Reuse() // each observation is applied before the next is read
 		res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{Stream: stream}, nil)
 		if err != nil {
@@ -135,9 +135,9 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		if noTimeline(res.Final) {
 			return errNothing(name)
 		}
-		return writeDocumentAs(s.Out, opts.output, view.report.document(ns, target, withNote(res.Final, note)), opts.pretty)
+		return writeDocumentAs(s.Out, opts.output, view.report.document(ns, target, view.lanes.snapshot(withNote(res.Final, note))), opts.pretty)
 	case s.terminal && !view.plain && growing(r):
-		return replayGrowing(ctx, s, mode, rd, opts, name, target, ns, view.report)
+		return replayGrowing(ctx, s, mode, rd, opts, name, target, ns, view)
 	case s.terminal && !view.plain:
 		obs, err := readObservations(ctx, rd)
 		if err != nil {
@@ -149,7 +149,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		}
 		r := play.NewReplay(obs, opts.speed, false, 0)
 		r.SetIdleLimit(opts.idleLimit)
-		return runReplayView(ctx, s, mode, r, target, ns, view.report)
+		return runReplayView(ctx, s, mode, r, target, ns, view)
 	}
 	return replayPlain(ctx, s, view, opts, name, rd, note)
 }
@@ -164,7 +164,7 @@ func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replay
 	if opts.paced {
 		pace.Speed = opts.speed // else as fast as it can: a pipe wants the result
 	}
-	feed := newPlainFeed(s.Out, pace.Speed, view.report) // lines held in a paced replay come out as it waits
+	feed := newPlainFeed(s.Out, pace.Speed, view.report, view.lanes) // lines held in a paced replay come out as it waits
 	pace.Idle = feed.idle
 	stop := feed.start(ctx)
 	res, err := play.RunFilePaced(ctx, source.Of(feed.source(rd)), pace, play.Options{}, feed.frame)
@@ -244,12 +244,13 @@ func readObservations(ctx context.Context, src watch.Source) ([]timeline.Observa
 }
 
 // runReplayView plays the replay in the view until the user quits.
-func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string, report reportOptions) error {
+func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string, view *viewOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go r.Run(ctx)
 	cfg := replayConfig(r, target, ns, viewStyles(s, mode))
-	cfg.Explain, cfg.Summary = report.explain, report.summary
+	cfg.Frames = view.lanes.frames(ctx, cfg.Frames)
+	cfg.Explain, cfg.Summary = view.report.explain, view.report.summary
 	m := ui.NewModel(cfg)
 	_, err := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx)).Run()
 	if errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, context.Canceled) {

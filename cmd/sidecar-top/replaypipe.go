@@ -27,7 +27,7 @@ func growing(r io.Reader) bool {
 // replayGrowing plays in the view a recording read as it comes (growing): the view starts at once
 // and shows what has been read, the replay playing on into what comes next, and q quits whether
 // or not the writer ever closes its end. An error reading is said once the view has quit.
-func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *watch.Reader, opts *replayOptions, name, target, ns string, report reportOptions) error {
+func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *watch.Reader, opts *replayOptions, name, target, ns string, view *viewOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := play.NewReplay(nil, opts.speed, false, 0)
@@ -41,7 +41,7 @@ func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *watch.
 		n, err := feedReplay(ctx, rd, r)
 		read <- result{n, err}
 	}()
-	err := runReplayView(ctx, s, mode, r, target, ns, report)
+	err := runReplayView(ctx, s, mode, r, target, ns, view)
 	cancel()
 	select {
 	case res := <-read: // a read blocked on the pipe is left to end with the program

@@ -55,10 +55,12 @@ func (s streams) open(name string) (r io.Reader, done func(), err error) {
 
 // viewOptions are how results are shown, shared by every command.
 type viewOptions struct {
-	plain   bool
-	color   string
-	report  reportOptions // --summary, --explain: of the commands that show a timeline
-	verbose *verbosity    // -v: client-go's log on standard error, which the view would tear
+	plain     bool
+	color     string
+	container string        // -c, as given
+	lanes     *laneFilter   // -c, read by lanesFilter; nil for every lane
+	report    reportOptions // --summary, --explain: of the commands that show a timeline
+	verbose   *verbosity    // -v: client-go's log on standard error, which the view would tear
 }
 
 // kubeOptions are the standard kubectl flags and the target selector.
@@ -85,13 +87,16 @@ drawn as what they are: one lane per container, every milestone with its uncerta
 gaps between them, and findings in words.
 
 TARGET is a pod name, pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or
-rs/NAME; or give -l SELECTOR. The pod need not exist yet: start sidecar-top before kubectl
+rs/NAME; or a regular expression of pod names, as stern takes ('web-.*': any argument with one
+of * + ? ^ $ [ ] ( ) { } | \ is one; a name, or pod/NAME, is always that pod alone); or give
+-l SELECTOR. -c CONTAINER shows only that container's lanes (a name, or a regular expression). The pod need not exist yet: start sidecar-top before kubectl
 apply to see its whole life. A pod named as a command (version, record, replay, demo, ...) is watched as
 pod/NAME. With no TARGET, every pod of the namespace; with -A, of every namespace: a table of
 them all, one row per pod, from which enter opens a pod's lanes.`,
 		Example: `  sidecar-top -A
   sidecar-top -n shop
   sidecar-top -n shop checkout-7d9f
+  sidecar-top -n shop 'web-.*' -c app
   sidecar-top -n batch job/nightly-export
   sidecar-top record -n shop pod/checkout --output-file checkout.jsonl --until deleted
   sidecar-top replay checkout.jsonl
@@ -132,6 +137,14 @@ func newConfigFlags() *kubeConfig { return newKubeConfig() }
 func addViewFlags(fs *pflag.FlagSet, v *viewOptions) {
 	fs.BoolVar(&v.plain, "plain", false, "print plain lines, one per milestone, even on a terminal")
 	fs.StringVar(&v.color, "color", "auto", "the view's colour: auto, always or never (NO_COLOR turns it off in auto); only the view has colour")
+	fs.StringVarP(&v.container, "container", "c", "", "show only the lanes of this container, in the view, the plain lines and -o json/yaml: a name, or a regular expression as stern's (one with * + ? ^ $ [ ] ( ) { } | or \\)")
+}
+
+// readLanes reads -c into v.lanes, before anything is opened.
+func (v *viewOptions) readLanes() error {
+	var err error
+	v.lanes, err = newLaneFilter(v.container)
+	return err
 }
 
 // addFlags adds the flags of a watch: the target's (addTargetFlags), --export and the logs'.

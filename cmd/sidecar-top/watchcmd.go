@@ -38,6 +38,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err := kube.fleet.check(t); err != nil {
 		return err
 	}
+	if err := view.readLanes(); err != nil {
+		return err
+	}
 	out := outputOf(s, view, rec)
 	fleetOut := t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view)
 	mode, err := view.colorMode(out.view && !fleetOut)
@@ -47,8 +50,8 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if out.view && s.errTerminal && view.verbose != nil && view.verbose.on() {
 		return fmt.Errorf("-v %s: client-go's log goes to standard error, the terminal the view draws on: send it elsewhere (2>FILE) or add --plain", view.verbose.level())
 	}
-	if fleetOut && (view.report.summary || view.report.explain) {
-		return errors.New("--summary and --explain are for the view and for one target's plain lines, not a scope's table as lines or JSON")
+	if fleetOut && (view.report.summary || view.report.explain || view.lanes != nil) {
+		return errors.New("--summary, --explain and -c are for the view and for one target's plain lines, not a scope's table as lines or JSON")
 	}
 	logs, err := kube.logs.plan(t)
 	if err != nil {
@@ -109,12 +112,12 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	case fleetOut:
 		res, err = runFleetOut(ctx, s, kube, src, opts, t)
 	case out.view:
-		res, err = runLiveView(ctx, s, mode, src, opts, t, view.report, kube.fleet.sidecarsOnly(t))
+		res, err = runLiveView(ctx, s, mode, src, opts, t, view, kube.fleet.sidecarsOnly(t))
 	case out.plain == nil:
 		res, err = play.RunLive(ctx, src, opts, warnTo(s))
 	default:
 		say(s.ErrOut, "watching %s (Ctrl-C to stop)", where(t))
-		feed := newPlainFeed(out.plain, 1, view.report) // lines held come out by this machine's clock
+		feed := newPlainFeed(out.plain, 1, view.report, view.lanes) // lines held come out by this machine's clock
 		feed.rests = true
 		stop := feed.start(ctx)
 		warn := warnTo(s)
@@ -133,7 +136,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		return err
 	}
 	if rec != nil {
-		return rec.finish(ctx, s, t, res)
+		return rec.finish(ctx, s, t, res, view.lanes)
 	}
 	return nil
 }
@@ -188,7 +191,8 @@ func warnTo(s streams) func(play.Frame) {
 // runLiveView runs the Bubble Tea view while the player runs in its own goroutine and hands it
 // frames; the view quits when the user asks, or when the player ends (record's --until).
 func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Source, opts play.Options, t watch.Target,
-	report reportOptions, sidecarsOnly bool) (play.Result, error) {
+	view *viewOptions, sidecarsOnly bool) (play.Result, error) {
+	report := view.report
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	frames := make(chan play.Frame, 1)
@@ -211,7 +215,7 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Sou
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := play.RunLive(ctx, src, opts, func(f play.Frame) { latest(frames, f) })
+		res, err := play.RunLive(ctx, src, opts, func(f play.Frame) { latest(frames, view.lanes.frame(f)) })
 		done <- result{res, err}
 		p.Quit()
 	}()
