@@ -26,16 +26,9 @@ func appendPodJSON(b []byte, v *podJSON) ([]byte, error) {
 		w.raw(`,"node":`)
 		w.str(v.Node)
 	}
-	if o := v.Owner; o != nil {
-		w.raw(`,"owner":{"kind":`)
-		w.str(o.Kind)
-		w.raw(`,"name":`)
-		w.str(o.Name)
-		if o.UID != "" {
-			w.raw(`,"uid":`)
-			w.str(o.UID)
-		}
-		w.raw(`}`)
+	if v.Owner != nil {
+		w.raw(`,"owner":`)
+		w.owner(v.Owner)
 	}
 	w.raw(`,"created":`)
 	w.time(v.Created)
@@ -49,15 +42,7 @@ func appendPodJSON(b []byte, v *podJSON) ([]byte, error) {
 	w.raw(`,"lastSeen":`)
 	w.time(v.LastSeen)
 	w.raw(`,"statuses":`)
-	list(&w, v.Statuses, func(s *StatusChange) {
-		w.raw(`{"at":`)
-		w.time(s.At)
-		w.raw(`,"status":`)
-		w.str(s.Status)
-		w.raw(`,"phase":`)
-		w.str(s.Phase)
-		w.raw(`}`)
-	})
+	list(&w, v.Statuses, w.statusChange)
 	w.raw(`,"milestones":`)
 	list(&w, v.Milestones, w.placed)
 	w.raw(`,"containers":`)
@@ -68,17 +53,7 @@ func appendPodJSON(b []byte, v *podJSON) ([]byte, error) {
 	}
 	if len(v.Unknown) > 0 {
 		w.raw(`,"unknownGaps":`)
-		list(&w, v.Unknown, func(g *UnknownGap) {
-			w.raw(`{"name":`)
-			w.str(g.Name)
-			w.raw(`,"from":`)
-			w.ref(&g.From)
-			w.raw(`,"to":`)
-			w.ref(&g.To)
-			w.raw(`,"why":`)
-			w.str(g.Why)
-			w.raw(`}`)
-		})
+		list(&w, v.Unknown, w.unknownGap)
 	}
 	if len(v.Findings) > 0 {
 		w.raw(`,"findings":`)
@@ -86,6 +61,40 @@ func appendPodJSON(b []byte, v *podJSON) ([]byte, error) {
 	}
 	w.raw(`}`)
 	return w.b, w.err
+}
+
+func (w *jsonAppender) owner(o *OwnerRef) {
+	w.raw(`{"kind":`)
+	w.str(o.Kind)
+	w.raw(`,"name":`)
+	w.str(o.Name)
+	if o.UID != "" {
+		w.raw(`,"uid":`)
+		w.str(o.UID)
+	}
+	w.raw(`}`)
+}
+
+func (w *jsonAppender) statusChange(s *StatusChange) {
+	w.raw(`{"at":`)
+	w.time(s.At)
+	w.raw(`,"status":`)
+	w.str(s.Status)
+	w.raw(`,"phase":`)
+	w.str(s.Phase)
+	w.raw(`}`)
+}
+
+func (w *jsonAppender) unknownGap(g *UnknownGap) {
+	w.raw(`{"name":`)
+	w.str(g.Name)
+	w.raw(`,"from":`)
+	w.ref(&g.From)
+	w.raw(`,"to":`)
+	w.ref(&g.To)
+	w.raw(`,"why":`)
+	w.str(g.Why)
+	w.raw(`}`)
 }
 
 // jsonAppender appends JSON to b; err is the first error.
