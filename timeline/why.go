@@ -41,43 +41,20 @@ func pulledSubmatch(msg string) []string {
 // explainRun sets the why of the milestones of run a that its own facts explain. prev is run a
 // as derived last time, if it was: a why that rests on the attempt alone is taken from it.
 func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eventOcc, prev *Run) {
-	failures := func(probe string) int32 { // the run's failures of the probe: a milestone each
-		n := int32(0)
-		for i := range ms {
-			if ms[i].Kind == MProbeFailed && ms[i].Reason == probe {
-				n++
-			}
-		}
-		return n
-	}
 	for i := range ms {
 		m := &ms[i]
 		switch m.Kind {
 		case MStarted:
-			if p := spec.Startup; spec.HasStartupProbe {
-				m.Why = probeWhy("startupProbe", p, failures("Startup"))
-			} else {
-				m.Why = "no startupProbe: started as soon as it ran"
-			}
+			m.Why = startedWhy(spec, ms)
 		case MReady:
-			if p := spec.Readiness; spec.HasReadinessProbe {
-				m.Why = probeWhy("readinessProbe", p, failures("Readiness"))
+			if spec.HasReadinessProbe {
+				m.Why = probeWhy("readinessProbe", spec.Readiness, probeFailures(ms, "Readiness"))
 			}
 		case MRestart:
-			if p := prevRestart(prev, a); p != nil {
-				m.Why = p.Why // made once per run: a crash loop's last run is derived at each frame
-			} else if b := backOff(a); b > 0 {
-				m.Why = "back-off " + b.String() + " before restart " + strconv.Itoa(int(a)) + " (the kubelet waits 10s, doubling, up to 5m)"
-			} else {
-				m.Why = "the first restart comes at once"
-			}
+			m.Why = restartWhy(prev, a)
 		case MCreated:
-			for _, oc := range pulled {
-				if sub := pulledSubmatch(oc.message); sub != nil {
-					m.Why = "image pulled in " + sub[1]
-				} else {
-					m.Why = "image already present"
-				}
+			if why, ok := createdWhy(pulled); ok {
+				m.Why = why
 			}
 		case MExit:
 			if m.Signal == "SIGKILL" && findMilestone(ms, MSigterm, a) != nil {
@@ -91,6 +68,49 @@ func explainRun(spec ContainerObservation, a int32, ms []Milestone, pulled []eve
 			m.Why = "the kubelet runs the preStop hook first"
 		}
 	}
+}
+
+// probeFailures is how many times the run ms failed the probe: a milestone each.
+func probeFailures(ms []Milestone, probe string) int32 {
+	n := int32(0)
+	for i := range ms {
+		if ms[i].Kind == MProbeFailed && ms[i].Reason == probe {
+			n++
+		}
+	}
+	return n
+}
+
+// startedWhy says when a run passed its startup probe, or that it has none.
+func startedWhy(spec ContainerObservation, ms []Milestone) string {
+	if !spec.HasStartupProbe {
+		return "no startupProbe: started as soon as it ran"
+	}
+	return probeWhy("startupProbe", spec.Startup, probeFailures(ms, "Startup"))
+}
+
+// restartWhy says what the kubelet waited before restart a: last time's why when prev is run a
+// as derived before (made once per run: a crash loop's last run is derived at each frame).
+func restartWhy(prev *Run, a int32) string {
+	if p := prevRestart(prev, a); p != nil {
+		return p.Why
+	}
+	if b := backOff(a); b > 0 {
+		return "back-off " + b.String() + " before restart " + strconv.Itoa(int(a)) + " (the kubelet waits 10s, doubling, up to 5m)"
+	}
+	return "the first restart comes at once"
+}
+
+// createdWhy says how long the image pull before a container's creation took, as the last
+// Pulled Event says; ok is false without one.
+func createdWhy(pulled []eventOcc) (why string, ok bool) {
+	if len(pulled) == 0 {
+		return "", false
+	}
+	if sub := pulledSubmatch(pulled[len(pulled)-1].message); sub != nil {
+		return "image pulled in " + sub[1], true
+	}
+	return "image already present", true
 }
 
 // prevRestart is the restart milestone of prev if it is attempt a's run, else nil.
@@ -113,12 +133,20 @@ func probeWhy(name string, p ProbeSpec, failed int32) string {
 	return s
 }
 
-// gapWhy says what explains a named gap, if anything does.
+// gapWhy says what explains a named gap, if anything does: the kubelet's order as containers
+// start, or as they stop.
 func gapWhy(from, to *Milestone, specOf func(string) ContainerObservation, grace time.Duration, tx *gapTexts) string {
+	if why := startGapWhy(from, to, specOf); why != "" {
+		return why
+	}
+	return stopGapWhy(from, to, grace, tx)
+}
+
+// startGapWhy explains a gap between starts: a probe, or the kubelet's next sync.
+func startGapWhy(from, to *Milestone, specOf func(string) ContainerObservation) string {
 	switch {
 	case from.Kind == MStart && to.Kind == MStarted:
-		spec := specOf(to.Container)
-		if !spec.HasStartupProbe {
+		if spec := specOf(to.Container); !spec.HasStartupProbe {
 			return "no startupProbe: started as soon as it ran"
 		}
 		return to.Why
@@ -126,6 +154,14 @@ func gapWhy(from, to *Milestone, specOf func(string) ContainerObservation, grace
 		return "the kubelet starts the next container in its next sync after this one started (it notices up to ~1s late)"
 	case from.Kind == MExit && to.Kind == MStart:
 		return "the kubelet starts the next container in its next sync after this one exited"
+	}
+	return ""
+}
+
+// stopGapWhy explains a gap as containers stop: the sidecars' order, the preStop hook, the
+// grace period.
+func stopGapWhy(from, to *Milestone, grace time.Duration, tx *gapTexts) string {
+	switch {
 	case from.Kind == MExit && to.Kind == MSigterm:
 		return "the kubelet signals a sidecar only after the app containers (and the sidecars after it) have exited"
 	case from.Kind == MPreStop && to.Kind == MSigterm:
