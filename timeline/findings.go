@@ -182,6 +182,18 @@ func killedAfterGrace(p *Pod, _ *podFacts) []Finding {
 
 // readinessHeldBySidecar: a native sidecar's readiness counts toward the Pod's Ready condition.
 func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
+	out := readyWaitedForSidecars(p)
+	if f.readyNow == "False" && p.Phase == "Running" {
+		if m, ok := notReadyForSidecars(f); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// readyWaitedForSidecars are the sidecars whose readiness the Pod's Ready waited for, a finding
+// each, with when.
+func readyWaitedForSidecars(p *Pod) []Finding {
 	var out []Finding
 	var waitedFor []string // sidecars the Pod's Ready waited for, once each
 	times := map[string][]string{}
@@ -208,27 +220,30 @@ func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 			"Pod Ready waited for sidecar %s to become ready (%s): a native sidecar's readiness counts toward the Pod's.",
 			quote(c), when)})
 	}
-	if f.readyNow == "False" && p.Phase == "Running" {
-		var notReady []string
-		appsReady := true
-		for _, l := range f.lanes {
-			if !l.hasStatus || !l.running {
-				continue
-			}
-			switch {
-			case l.spec.Kind == KindApp && !l.ready:
-				appsReady = false
-			case l.spec.Kind == KindSidecar && !l.ready:
-				notReady = append(notReady, l.spec.Name)
-			}
+	return out
+}
+
+// notReadyForSidecars is the finding of a running Pod that is not Ready only because sidecars
+// are not: every app container running is ready; ok is false otherwise.
+func notReadyForSidecars(f *podFacts) (Finding, bool) {
+	var notReady []string
+	for _, l := range f.lanes {
+		if !l.hasStatus || !l.running || l.ready {
+			continue
 		}
-		if appsReady && len(notReady) > 0 {
-			out = append(out, Finding{ID: FindingSidecarNotReady, Severity: SeverityWarning, Container: notReady[0], Text: fmt.Sprintf(
-				"the Pod is not Ready only because sidecar %s is not ready; the app containers are ready.",
-				strings.Join(quoteAll(notReady), ", "))})
+		switch l.spec.Kind {
+		case KindApp:
+			return Finding{}, false
+		case KindSidecar:
+			notReady = append(notReady, l.spec.Name)
 		}
 	}
-	return out
+	if len(notReady) == 0 {
+		return Finding{}, false
+	}
+	return Finding{ID: FindingSidecarNotReady, Severity: SeverityWarning, Container: notReady[0], Text: fmt.Sprintf(
+		"the Pod is not Ready only because sidecar %s is not ready; the app containers are ready.",
+		strings.Join(quoteAll(notReady), ", "))}, true
 }
 
 // readyIndex finds, for a time t, the container ready milestone closest before it: per lane, the

@@ -1,5 +1,7 @@
 package timeline
 
+import "slices"
+
 // Forget lets go of the pods with these UIDs: their facts, their timelines and the Events
 // filed under them. A long-running watch (sidecar-top agent) calls it for pods it is done
 // with; the next Snapshot is the one a Builder that never saw them would give, but for the
@@ -21,47 +23,34 @@ func (b *Builder) Forget(uids ...string) {
 		return
 	}
 	for n, list := range b.byName {
-		kept := list[:0]
-		for _, ps := range list {
-			if !gone[ps] {
-				kept = append(kept, ps)
-			}
-		}
-		clear(list[len(kept):])
-		if len(kept) == 0 {
+		if kept := withoutGone(list, gone); len(kept) == 0 {
 			delete(b.byName, n)
 		} else {
 			b.byName[n] = kept
 		}
 	}
-	first := -1
-	kept := b.podList[:0]
-	for i, ps := range b.podList {
-		if gone[ps] {
-			if first < 0 {
-				first = i
-			}
-			continue
-		}
-		kept = append(kept, ps)
-	}
-	clear(b.podList[len(kept):])
-	b.podList = kept
+	first := slices.IndexFunc(b.podList, func(ps *podState) bool { return gone[ps] })
+	b.podList = withoutGone(b.podList, gone)
 	// The snapshots' list is made again from the first pod forgotten on (podTimelines).
 	b.listFrom = min(b.listFrom, first)
 	b.podSeq.truncate(b.listFrom)
-	touched := b.touched[:0]
-	for _, ps := range b.touched {
-		if !gone[ps] {
-			touched = append(touched, ps)
-		}
-	}
-	clear(b.touched[len(touched):])
-	b.touched = touched
+	b.touched = withoutGone(b.touched, gone)
 	for key, es := range b.events {
 		if es.owner.pod != nil && gone[es.owner.pod] {
 			delete(b.events, key)
 		}
 	}
 	b.changed = true
+}
+
+// withoutGone is list without the pods gone, in place, the rest of it cleared.
+func withoutGone(list []*podState, gone map[*podState]bool) []*podState {
+	kept := list[:0]
+	for _, ps := range list {
+		if !gone[ps] {
+			kept = append(kept, ps)
+		}
+	}
+	clear(list[len(kept):])
+	return kept
 }

@@ -29,11 +29,16 @@ func sameMilestone(x, y *Milestone) bool { return x.Offset == y.Offset && sameBu
 // creation.
 func sameButOffset(x, y *Milestone) bool {
 	return x.Kind == y.Kind && x.Container == y.Container && x.Attempt == y.Attempt && x.At == y.At &&
-		x.Earliest == y.Earliest && x.Latest == y.Latest && x.Source == y.Source && x.Reason == y.Reason &&
-		x.Message == y.Message && (x.ExitCode == nil) == (y.ExitCode == nil) && deref(x.ExitCode) == deref(y.ExitCode) &&
-		x.Signal == y.Signal && x.Count == y.Count && x.Why == y.Why &&
+		x.Earliest == y.Earliest && x.Latest == y.Latest && x.Source == y.Source && sameReport(x, y) &&
 		(x.Gap == nil) == (y.Gap == nil) && (x.Gap == nil || *x.Gap == *y.Gap) &&
 		(x.Evidence == nil) == (y.Evidence == nil) && slices.Equal(x.Evidence, y.Evidence)
+}
+
+// sameReport reports whether two milestones say the same of what happened: reason, message,
+// exit code, signal, count and why.
+func sameReport(x, y *Milestone) bool {
+	return x.Reason == y.Reason && x.Message == y.Message && (x.ExitCode == nil) == (y.ExitCode == nil) &&
+		deref(x.ExitCode) == deref(y.ExitCode) && x.Signal == y.Signal && x.Count == y.Count && x.Why == y.Why
 }
 
 // sameLog reports whether what a run's log said (as runLog would put it) is unchanged: a log
