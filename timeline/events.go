@@ -53,7 +53,15 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 				" came in no update seen, after count " + strconv.Itoa(int(es.count)) + " and before this one"
 		}
 	}
-	first := es.count == 0 && count == 1
+	oc.placeBy(e, es.count == 0 && count == 1, r)
+	es.count = count
+	return oc, true
+}
+
+// placeBy places the occurrence, received at r, by the best time the Event e gives (for its
+// first occurrence, first: the name's, its eventTime, its firstTimestamp; else lastTimestamp),
+// no later than r.
+func (oc *occurrence) placeBy(e *EventObservation, first bool, r time.Time) {
 	switch {
 	case first && !e.NameTime.IsZero():
 		// The name's suffix is the emitter's clock when it made the Event: the best time there is.
@@ -78,8 +86,6 @@ func (es *eventState) observe(r time.Time, e *EventObservation) (oc occurrence, 
 	if !oc.nameTime.IsZero() {
 		oc.at = oc.nameTime
 	}
-	es.count = count
-	return oc, true
 }
 
 // eventTime is the time the occurrence rests on: its name's, else its API time (zero: none).

@@ -27,11 +27,7 @@ func sortMilestones(ms []Milestone) {
 		idx = append(idx, i)
 	}
 	if len(ms) <= len(small) {
-		for i := 1; i < len(idx); i++ {
-			for j := i; j > 0 && Before(&ms[idx[j]], &ms[idx[j-1]]); j-- {
-				idx[j], idx[j-1] = idx[j-1], idx[j]
-			}
-		}
+		insertionOrder(ms, idx)
 	} else {
 		slices.SortStableFunc(idx, func(a, b int) int {
 			switch {
@@ -43,7 +39,21 @@ func sortMilestones(ms []Milestone) {
 			return 0
 		})
 	}
-	// Position k takes the milestone at idx[k]: along each cycle, every one moves once.
+	permute(ms, idx, moved)
+}
+
+// insertionOrder sorts idx, indices into ms, by Before of what they index, stably.
+func insertionOrder(ms []Milestone, idx []int) {
+	for i := 1; i < len(idx); i++ {
+		for j := i; j > 0 && Before(&ms[idx[j]], &ms[idx[j-1]]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+	}
+}
+
+// permute puts at each position k of ms the milestone at idx[k]: along each cycle of the
+// permutation, every one moves once. moved, as long as ms and all false, marks those that did.
+func permute(ms []Milestone, idx []int, moved []bool) {
 	for k := range ms {
 		if moved[k] || idx[k] == k {
 			continue
