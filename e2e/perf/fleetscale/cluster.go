@@ -1,0 +1,56 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// makeNamespaces makes the namespaces the pods go in.
+func makeNamespaces(ctx context.Context, c kubernetes.Interface, s shape) error {
+	for i := range s.namespaces {
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("scale-%d", i)}}
+		if _, err := c.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			return err
+		}
+	}
+	return nil
+}
+
+// cleanup deletes the namespaces (their pods go at once: they are on a node with no kubelet, so
+// they are deleted with no grace) and the node.
+func cleanup(c kubernetes.Interface, s shape) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	log.Printf("deleting the benchmark's namespaces and node")
+	for i := range s.namespaces {
+		ns := fmt.Sprintf("scale-%d", i)
+		zero := int64(0)
+		_ = c.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
+		_ = c.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{})
+	}
+	dropNode(ctx, c)
+}
+
+// listTime is how long a bare list of every pod and every Event takes, each from the API
+// server's watch cache (resourceVersion 0) as a reflector's first list does; with the count of
+// pods. It is the anchor of "first full table after the list arrived".
+func listTime(ctx context.Context, c kubernetes.Interface) (time.Duration, int, error) {
+	began := time.Now()
+	pods, err := c.CoreV1().Pods("").List(ctx, metav1.ListOptions{ResourceVersion: "0"})
+	if err != nil {
+		return 0, 0, err
+	}
+	if _, err := c.CoreV1().Events("").List(ctx, metav1.ListOptions{ResourceVersion: "0"}); err != nil {
+		return 0, 0, err
+	}
+	return time.Since(began), len(pods.Items), nil
+}

@@ -1,0 +1,133 @@
+//go:build linux
+
+// Command fleetscale measures what watching a whole cluster costs, on the e2e cluster, as the
+// cluster grows: it binds pods to a Node object that has no kubelet, writes their statuses
+// through pods/status as a kubelet would and Events about them, and at each size runs the
+// programs it compares side by side on the same pods:
+//
+//   - -mode view: `sidecar-top -A` on a terminal, `kubectl get pods -A -w` and k9s's
+//     all-namespaces pods view (issue 38's fleet scale): peak RSS, the time to the first full
+//     table against the time a bare list of the same pods takes, key → frame while -rate pod
+//     updates a second arrive, CPU per 1,000 updates.
+//   - -mode agent: `sidecar-top agent -A` and kube-state-metrics watching pods (issue 39): peak
+//     RSS, the time a scrape of /metrics takes and its size, CPU per 1,000 updates.
+//
+// Sizes are -levels (the empty cluster is measured first, as the anchor for growth); every
+// -sidecar-every-th pod has a native sidecar; -events-per-pod Events each. It prints one table.
+// e2e/perf/fleet-scale.sh and agent-scale.sh run it. It deletes what it made unless -keep.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-logr/logr"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+	"k8s.io/klog/v2"
+)
+
+type config struct {
+	mode         string
+	levels       []int
+	eventsPerPod int
+	sidecarEvery int
+	namespaces   int
+	rate         int
+	churn        time.Duration
+	bin          string // sidecar-top
+	kubectl, k9s string // view mode's peers
+	ksm          string // agent mode's peer
+	kubeconfig   string
+	out          string
+	keep         bool
+}
+
+func main() {
+	var c config
+	var levels string
+	flag.StringVar(&c.mode, "mode", "view", "view (sidecar-top -A, kubectl, k9s) or agent (the agent, kube-state-metrics)")
+	flag.StringVar(&levels, "levels", "5000,20000", "cluster sizes in pods, measured in turn after the empty cluster")
+	flag.IntVar(&c.eventsPerPod, "events-per-pod", 5, "Events about each pod")
+	flag.IntVar(&c.sidecarEvery, "sidecar-every", 4, "every N-th pod has a native sidecar")
+	flag.IntVar(&c.namespaces, "namespaces", 10, "namespaces the pods are spread over")
+	flag.IntVar(&c.rate, "rate", 1000, "pod status updates a second during the churn")
+	flag.DurationVar(&c.churn, "churn", 30*time.Second, "how long the updates go on at each size")
+	flag.StringVar(&c.bin, "bin", "/tmp/perf/sidecar-top", "the sidecar-top to measure")
+	flag.StringVar(&c.kubectl, "kubectl", "kubectl", "the kubectl to compare with")
+	flag.StringVar(&c.k9s, "k9s", "", "the k9s to compare with (view mode; empty: none)")
+	flag.StringVar(&c.ksm, "ksm", "", "the kube-state-metrics to compare with (agent mode)")
+	flag.StringVar(&c.out, "out", "/tmp/perf/fleetscale-out", "where each program's output goes")
+	flag.BoolVar(&c.keep, "keep", false, "keep the pods, namespaces and node")
+	flag.Parse()
+	log.SetFlags(log.Ltime)
+	klog.SetLogger(logr.Discard()) // the churn's requests cut at its end would each log a line
+	for f := range strings.SplitSeq(levels, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n <= 0 || len(c.levels) > 0 && n <= c.levels[len(c.levels)-1] {
+			log.Fatalf("-levels %q: want growing pod counts, like 5000,20000", levels)
+		}
+		c.levels = append(c.levels, n)
+	}
+	if c.mode != "view" && c.mode != "agent" {
+		log.Fatalf("-mode %q: want view or agent", c.mode)
+	}
+	c.kubeconfig = os.Getenv("KUBECONFIG")
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, c); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run(ctx context.Context, c config) error {
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.kubeconfig)
+	if err != nil {
+		return err
+	}
+	cfg.QPS, cfg.Burst = 5000, 5000
+	client, err := kubernetes.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
+		return err
+	}
+	nodeCtx, stopNode := context.WithCancel(ctx)
+	defer stopNode()
+	if err := makeNode(nodeCtx, client); err != nil {
+		return fmt.Errorf("node: %w", err)
+	}
+	s := shape{namespaces: c.namespaces, total: c.levels[len(c.levels)-1], sidecarEvery: c.sidecarEvery}
+	if !c.keep {
+		defer cleanup(client, s)
+	}
+	if err := makeNamespaces(ctx, client, s); err != nil {
+		return err
+	}
+	var results []*level
+	have := 0
+	for _, n := range append([]int{0}, c.levels...) {
+		if n > have {
+			log.Printf("growing the cluster to %d pods of the benchmark", n)
+			if err := grow(ctx, client, s, have, n, c.eventsPerPod); err != nil {
+				return err
+			}
+			have = n
+		}
+		l, err := measureLevel(ctx, client, c, s, n)
+		if err != nil {
+			return fmt.Errorf("at %d pods: %w", n, err)
+		}
+		results = append(results, l)
+	}
+	report(os.Stdout, c, results)
+	return nil
+}

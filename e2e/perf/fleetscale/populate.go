@@ -1,0 +1,170 @@
+//go:build linux
+
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+)
+
+// shape is where pod i lives and what it is: every sidecarEvery-th pod has a native sidecar.
+type shape struct {
+	namespaces   int // the pods are spread over this many, in contiguous blocks
+	total        int // the most pods of the run, which fixes each pod's namespace
+	sidecarEvery int
+}
+
+func (s shape) namespace(i int) string { return fmt.Sprintf("scale-%d", i*s.namespaces/s.total) }
+func (s shape) name(i int) string {
+	return fmt.Sprintf("s%d-%05d", i*s.namespaces/s.total, i) // names sort as the indexes do
+}
+func (s shape) native(i int) bool { return i%s.sidecarEvery == 0 }
+
+// grow makes pods from..to-1, each bound to the node with its status written through
+// pods/status as a kubelet would report a running pod, then perPod Events about each.
+func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod int) error {
+	uids := make([]types.UID, to-from)
+	err := parallel(ctx, to-from, "pods", func(ctx context.Context, k int) error {
+		i := from + k
+		p, err := c.CoreV1().Pods(s.namespace(i)).Create(ctx, boundPod(s, i), metav1.CreateOptions{})
+		if err != nil {
+			return err
+		}
+		uids[k] = p.UID
+		p.Status = runningStatus(s, i, p.CreationTimestamp.Time)
+		_, err = c.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return parallel(ctx, (to-from)*perPod, "events", func(ctx context.Context, k int) error {
+		i := from + k/perPod
+		_, err := c.CoreV1().Events(s.namespace(i)).Create(ctx, podEvent(s, i, k%perPod, uids[k/perPod]), metav1.CreateOptions{})
+		return err
+	})
+}
+
+// boundPod is pod i, already bound to the node (spec.nodeName), tolerating the node's taints so
+// that nothing evicts it while the node has no kubelet.
+func boundPod(s shape, i int) *corev1.Pod {
+	app := corev1.Container{Name: "app", Image: "docker.io/library/busybox:1.35",
+		Command: []string{"sh", "-c", "exec sleep 36000"},
+		Env:     []corev1.EnvVar{{Name: "SHARD", Value: fmt.Sprint(i % 64)}, {Name: "ENDPOINT", Value: "https://queue.example.com:8443/v1"}},
+		Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
+			corev1.ResourceCPU: resource.MustParse("1m"), corev1.ResourceMemory: resource.MustParse("1Mi")}},
+		ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"true"}}}}}
+	p := &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{Name: s.name(i), Namespace: s.namespace(i),
+			Labels:      map[string]string{"app": "scale", "shard": fmt.Sprint(i % 64)},
+			Annotations: map[string]string{"example.com/owner": "team-scale"}},
+		Spec: corev1.PodSpec{NodeName: nodeName, Containers: []corev1.Container{app},
+			Tolerations:                   []corev1.Toleration{{Operator: corev1.TolerationOpExists}},
+			TerminationGracePeriodSeconds: ptr(int64(1))},
+	}
+	if s.native(i) {
+		always := corev1.ContainerRestartPolicyAlways
+		proxy := app
+		proxy.Name, proxy.RestartPolicy = "proxy", &always
+		proxy.Command = []string{"sh", "-c", "exec sleep 36000"}
+		p.Spec.InitContainers = []corev1.Container{proxy}
+	}
+	return p
+}
+
+// runningStatus is what a kubelet reports of pod i running since a few seconds after created.
+func runningStatus(s shape, i int, created time.Time) corev1.PodStatus {
+	at := func(sec int) metav1.Time { return metav1.NewTime(created.Add(time.Duration(sec) * time.Second)) }
+	cond := func(t corev1.PodConditionType, sec int) corev1.PodCondition {
+		return corev1.PodCondition{Type: t, Status: corev1.ConditionTrue, LastTransitionTime: at(sec)}
+	}
+	running := func(name string, sec int) corev1.ContainerStatus {
+		return corev1.ContainerStatus{Name: name, Ready: true, Started: ptr(true), Image: "docker.io/library/busybox:1.35",
+			ImageID: "docker.io/library/busybox@sha256:0", ContainerID: fmt.Sprintf("containerd://%064x", i*2+len(name)),
+			State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: at(sec)}}}
+	}
+	st := corev1.PodStatus{Phase: corev1.PodRunning, HostIP: "10.90.0.9", PodIP: fmt.Sprintf("10.%d.%d.%d", 100+i>>16, i>>8&255, i&255),
+		StartTime: ptr(at(0)), QOSClass: corev1.PodQOSBurstable,
+		Conditions: []corev1.PodCondition{cond(corev1.PodReadyToStartContainers, 1), cond(corev1.PodInitialized, 2),
+			cond(corev1.PodReady, 3), cond(corev1.ContainersReady, 3), cond(corev1.PodScheduled, 0)},
+		ContainerStatuses: []corev1.ContainerStatus{running("app", 2)}}
+	if s.native(i) {
+		st.InitContainerStatuses = []corev1.ContainerStatus{running("proxy", 1)}
+	}
+	return st
+}
+
+// podEvent is the k-th Event of pod i, as the scheduler and kubelet write them.
+func podEvent(s shape, i, k int, uid types.UID) *corev1.Event {
+	pod, ns := s.name(i), s.namespace(i)
+	steps := []struct{ reason, container, message string }{
+		{"Scheduled", "", fmt.Sprintf("Successfully assigned %s/%s to %s", ns, pod, nodeName)},
+		{"Pulled", "app", `Container image "docker.io/library/busybox:1.35" already present on machine`},
+		{"Created", "app", "Created container: app"},
+		{"Started", "app", "Started container app"},
+	}
+	if s.native(i) {
+		steps = append(steps[:1], append([]struct{ reason, container, message string }{
+			{"Started", "proxy", "Started container proxy"}}, steps[1:]...)...)
+	}
+	step := steps[k%len(steps)]
+	at := time.Now().Add(-time.Hour + time.Duration(i)*time.Millisecond + time.Duration(k)*time.Second)
+	ref := corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod, UID: uid, APIVersion: "v1"}
+	if step.container != "" {
+		ref.FieldPath = "spec.containers{" + step.container + "}"
+		if step.container == "proxy" {
+			ref.FieldPath = "spec.initContainers{proxy}"
+		}
+	}
+	return &corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", pod, at.UnixNano()+int64(k))},
+		InvolvedObject: ref, Reason: step.reason, Message: step.message, Type: corev1.EventTypeNormal,
+		Source:         corev1.EventSource{Component: "kubelet", Host: nodeName},
+		FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at), Count: 1,
+		ReportingController: "kubelet", ReportingInstance: nodeName,
+	}
+}
+
+// parallel runs fn for 0..n-1 on a few workers, logs progress, and returns the first error.
+func parallel(ctx context.Context, n int, what string, fn func(context.Context, int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var next, done atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 32 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := fn(ctx, i); err != nil {
+					cancel(fmt.Errorf("%s %d: %w", what, i, err))
+					return
+				}
+				if d := done.Add(1); d%5000 == 0 {
+					log.Printf("  %d/%d %s", d, n, what)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
+		return err
+	}
+	log.Printf("  %d %s in %.0f s", n, what, time.Since(start).Seconds())
+	return nil
+}
+
+func mustQuantity(s string) resource.Quantity { return resource.MustParse(s) }

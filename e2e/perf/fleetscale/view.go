@@ -1,0 +1,137 @@
+//go:build linux
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
+)
+
+// The terminal the views draw on.
+const rows, cols = 50, 200
+
+// viewPrograms are the fleet view and its peers: kubectl's watch of every pod and k9s's pods
+// view of every namespace.
+func viewPrograms(c config, s shape, l *level) []program {
+	ps := []program{
+		{name: "sidecar-top -A", start: func(n int) (running, error) { return startFleetView(c, s, l, n) }},
+		{name: "kubectl get pods -A -w", start: func(n int) (running, error) { return startKubectl(c, l, n) }},
+	}
+	if c.k9s != "" {
+		ps = append(ps, program{name: "k9s -A (pods)", start: func(n int) (running, error) { return startK9s(c, n) }})
+	}
+	return ps
+}
+
+// startFleetView runs `sidecar-top -A` on a terminal and waits for its first full table: the
+// table's counts line says every pod of the cluster.
+func startFleetView(c config, s shape, l *level, n int) (running, error) {
+	if err := perfproc.Evict(c.bin); err != nil {
+		return running{}, err
+	}
+	began := time.Now()
+	t, err := perfproc.StartTerminal("sidecar-top -A", rows, cols, []string{"TERM=xterm-256color", "NO_COLOR=1"},
+		c.bin, "--kubeconfig", c.kubeconfig, "-A")
+	if err != nil {
+		return running{}, err
+	}
+	at, err := t.WaitFor(0, fmt.Sprintf("%d pods ·", l.all), 2*time.Minute)
+	if err != nil {
+		t.Stop()
+		return running{}, err
+	}
+	r := running{proc: t.Proc, ready: at.Sub(began)}
+	if n > 0 {
+		r.during = func(ctx context.Context, m *measured) { m.keyFrames = keyFrames(ctx, t, s, n, 10) }
+	}
+	return r, nil
+}
+
+// keyFrames presses N (sort by pod, each press reversing the order) times times while the
+// churn runs, and times each press to the frame whose first row is the pod that order puts
+// first: the first native-sidecar pod by name, or the last.
+func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int) []time.Duration {
+	first, last := s.name(0), s.name((n-1)/s.sidecarEvery*s.sidecarEvery)
+	var took []time.Duration
+	for range times {
+		select {
+		case <-ctx.Done():
+			return took
+		case <-time.After(1500 * time.Millisecond):
+		}
+		from := t.Len()
+		sent := time.Now()
+		if err := t.Keys("N"); err != nil {
+			return took
+		}
+		at, err := waitAny(t, from, 10*time.Second, first, last)
+		if err != nil {
+			return took
+		}
+		took = append(took, at.Sub(sent))
+	}
+	return took
+}
+
+// waitAny waits for any of wants drawn after byte from.
+func waitAny(t *perfproc.Terminal, from int, timeout time.Duration, wants ...string) (time.Time, error) {
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		drawn := t.Drawn()
+		for _, w := range wants {
+			if bytes.Contains([]byte(drawn[min(from, len(drawn)):]), []byte(w)) {
+				return time.Now(), nil
+			}
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return time.Time{}, fmt.Errorf("none of %q drawn in %s", wants, timeout)
+}
+
+// startKubectl runs `kubectl get pods -A -w` and waits until it has printed a line per pod.
+func startKubectl(c config, l *level, n int) (running, error) {
+	if err := perfproc.Evict(c.kubectl); err != nil {
+		return running{}, err
+	}
+	out := outPath(c, "kubectl", n)
+	began := time.Now()
+	p, err := perfproc.Start("kubectl get pods -A -w", out, nil, c.kubectl, "--kubeconfig", c.kubeconfig, "get", "pods", "-A", "-w")
+	if err != nil {
+		return running{}, err
+	}
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		b, _ := os.ReadFile(out)
+		if bytes.Count(b, []byte("\n")) >= l.all+1 || l.all == 0 && time.Since(began) > time.Second {
+			return running{proc: p, ready: time.Since(began)}, nil
+		}
+	}
+	p.Stop()
+	return running{}, fmt.Errorf("kubectl printed fewer than %d pods in 2 minutes (see %s)", l.all, out)
+}
+
+// startK9s runs k9s's pods view of every namespace, read-only, on a terminal, with a
+// configuration directory of its own. Its first full table is not timed: it is measured for
+// memory and CPU.
+func startK9s(c config, n int) (running, error) {
+	if err := perfproc.Evict(c.k9s); err != nil {
+		return running{}, err
+	}
+	home := filepath.Join(c.out, "k9s-home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return running{}, err
+	}
+	env := []string{"TERM=xterm-256color", "K9S_CONFIG_DIR=" + home, "XDG_CONFIG_HOME=" + home, "XDG_DATA_HOME=" + home,
+		"XDG_STATE_HOME=" + home, "XDG_CACHE_HOME=" + home}
+	t, err := perfproc.StartTerminal("k9s", rows, cols, env, c.k9s, "--kubeconfig", c.kubeconfig, "-A", "-c", "pods",
+		"--readonly", "--logoless")
+	if err != nil {
+		return running{}, err
+	}
+	return running{proc: t.Proc}, nil
+}
