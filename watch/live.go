@@ -217,6 +217,9 @@ func (l *Live) reflector(resource string, obj runtime.Object, fieldSelector, lab
 		},
 	})
 	store := newRelayStore(l.transform, accept)
+	if _, isEvent := obj.(*corev1.Event); isEvent {
+		store.shadow = eventShadow
+	}
 	if len(listed) > 0 {
 		store.listed = listed[0]
 	}

@@ -63,6 +63,10 @@ type relayStore struct {
 	transform func(any) (any, error)
 	accept    func(timeline.WatchType, any)
 
+	// shadow, if set, is what the store keeps of an object once accept was told of it, in
+	// place of the object; nil keeps the object.
+	shadow func(any) any
+
 	mu      sync.Mutex
 	objects map[string]any // by cache.MetaNamespaceKeyFunc
 	// listed, if set, is told after each list how many objects it held, once they were told
@@ -96,7 +100,11 @@ func (s *relayStore) put(obj any) error {
 // keepLocked keeps obj under key and tells accept; s.mu is held.
 func (s *relayStore) keepLocked(key string, obj any) {
 	old, had := s.objects[key]
-	s.objects[key] = obj
+	if s.shadow != nil {
+		s.objects[key] = s.shadow(obj)
+	} else {
+		s.objects[key] = obj
+	}
 	switch {
 	case !had:
 		s.accept(timeline.Added, obj)
@@ -146,6 +154,9 @@ func (s *relayStore) Replace(list []any, _ string) error {
 	slices.Sort(gone)
 	for _, key := range gone {
 		obj := s.objects[key]
+		if sh, ok := obj.(shadowed); ok {
+			obj = sh.expand()
+		}
 		delete(s.objects, key)
 		s.accept(timeline.Deleted, obj)
 	}
@@ -157,6 +168,14 @@ func (s *relayStore) Replace(list []any, _ string) error {
 	}
 	return nil
 }
+
+// Transformer is the store's transform, for the reflector's own store of a streamed list
+// (cache.TransformingStore): with client-go's watch-list, the reflector gathers the whole first
+// list before it calls Replace, and without this it held every object of it as the API server
+// sent it (for -A, every pod and Event of the cluster whole at once: the run's peak resident
+// set). Each object is transformed as it arrives instead; Replace transforms again, which a
+// transform must allow (slim and Sanitize of their own output give the same output).
+func (s *relayStore) Transformer() cache.TransformFunc { return s.transform }
 
 // Resync does nothing: it would tell each object kept as an update with the same
 // ResourceVersion, which is dropped. The reflector calls it only with a resync period, and
@@ -178,6 +197,19 @@ func (s *relayStore) keyed(obj any) (any, string, error) {
 
 // sameVersion says whether two states of an object have the same ResourceVersion.
 func sameVersion(old, obj any) bool {
-	o, n := meta(old), meta(obj)
-	return o != nil && n != nil && o.GetResourceVersion() == n.GetResourceVersion()
+	o, ok1 := versionOf(old)
+	n, ok2 := versionOf(obj)
+	return ok1 && ok2 && o == n
+}
+
+// versionOf is an object's ResourceVersion, or its shadow's.
+func versionOf(obj any) (string, bool) {
+	if sh, ok := obj.(shadowed); ok {
+		return sh.shadowVersion(), true
+	}
+	m := meta(obj)
+	if m == nil {
+		return "", false
+	}
+	return m.GetResourceVersion(), true
 }
