@@ -52,6 +52,7 @@ func connectWith(ctx context.Context, client kubernetes.Interface, t watch.Targe
 	if setup != nil {
 		setup(ctx, &opts)
 	}
+	scopeHeap(t)
 	// Not recording, the informers keep only what translation reads.
 	live := watch.NewLiveWithOptions(client, t, opts)
 	if err := live.Start(ctx); err != nil {

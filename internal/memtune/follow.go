@@ -28,6 +28,9 @@ const (
 type heapFollower struct {
 	limit  int64
 	sample []metrics.Sample
+	// next is the limit after a collection that marked live bytes live; ok is false to keep
+	// the limit as it is.
+	next func(limit, live int64) (int64, bool)
 }
 
 // sentinel is an object the follower lets go of each cycle, so that its cleanup runs after
@@ -37,7 +40,14 @@ type sentinel struct{ _ *int }
 // followLiveHeap makes the memory limit, which is limit now, follow the live heap from the next
 // collection on.
 func followLiveHeap(limit int64) {
-	f := &heapFollower{limit: limit, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	follow(limit, func(limit, live int64) (int64, bool) {
+		return liveHeadroom * live, float64(live) > liveShare*float64(limit)
+	})
+}
+
+// follow sets the memory limit to limit and has next move it after each collection.
+func follow(limit int64, next func(limit, live int64) (int64, bool)) {
+	f := &heapFollower{limit: limit, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, next: next}
 	f.arm()
 }
 
@@ -54,8 +64,8 @@ func (f *heapFollower) collected() {
 	if f.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	if live := int64(f.sample[0].Value.Uint64()); float64(live) > liveShare*float64(f.limit) {
-		f.limit = liveHeadroom * live
+	if limit, ok := f.next(f.limit, int64(f.sample[0].Value.Uint64())); ok {
+		f.limit = limit
 		debug.SetMemoryLimit(f.limit)
 	}
 	f.arm()
