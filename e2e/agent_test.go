@@ -19,12 +19,21 @@ import (
 // pods says: a gap histogram's count is the number of pods that had the gap, a single pod's
 // observed value lies in its bounds, the findings counters are its findings. Then the leader is
 // killed while pods run: the other replica leads within the Lease's duration plus 5 s, and
-// every pod is counted once.
+// every pod is counted once. Jaeger holds a trace per pod, sent by the leader
+// (--otlp-endpoint), shaped as `export --format otlp` of the pod's recording.
 func TestAgent(t *testing.T) {
 	t.Parallel()
 	deployAgent(t)
+	jaeger := startAgentJaeger(t)
 	prom := startAgentPrometheus(t)
-	t.Run("Scenarios", func(t *testing.T) { testAgentScenarios(t, prom) })
+	var runs []*harness.Run
+	t.Run("Scenarios", func(t *testing.T) { runs = testAgentScenarios(t, prom) })
+	t.Run("Traces", func(t *testing.T) {
+		if len(runs) == 0 {
+			t.Skip("no scenario ran")
+		}
+		testAgentTraces(t, jaeger, runs)
+	})
 	t.Run("Failover", func(t *testing.T) { testAgentFailover(t, prom) })
 }
 
@@ -33,7 +42,7 @@ func TestAgent(t *testing.T) {
 // killed-after-grace), so that the findings counters are held to some.
 var agentScenarios = []harness.Scenario{harness.StartOrder, harness.TwoSidecars, harness.FindingTeardown}
 
-func testAgentScenarios(t *testing.T, prom *harness.Prometheus) {
+func testAgentScenarios(t *testing.T, prom *harness.Prometheus) []*harness.Run {
 	runs := make([]*harness.Run, len(agentScenarios))
 	var wg sync.WaitGroup
 	for i, sc := range agentScenarios {
@@ -74,6 +83,7 @@ func testAgentScenarios(t *testing.T, prom *harness.Prometheus) {
 	if !equalCounts(got, pods) {
 		t.Errorf("over the %d scenarios, sidecar_top_gap_seconds_count by gap = %v; the replays have these gaps in so many pods: %v", len(runs), got, pods)
 	}
+	return runs
 }
 
 // checkAgentPod holds what the agent published about the one pod of namespace ns against the

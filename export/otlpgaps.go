@@ -13,7 +13,7 @@ import (
 // sidecar_top.gap.NAME.seconds, and .min_seconds and .max_seconds where the gap has those bounds.
 // NAME is the gap's name as a key: "sidecar started → app start" is sidecar_started_to_app_start.
 func gapAttrs(g timeline.Gap) []attribute.KeyValue {
-	key := "sidecar_top.gap." + gapKey(g.Name)
+	key := "sidecar_top.gap." + GapKey(g.Name)
 	attrs := []attribute.KeyValue{attribute.Float64(key+".seconds", g.Span.Value.Seconds())}
 	if g.Span.Min != timeline.NoMin {
 		attrs = append(attrs, attribute.Float64(key+".min_seconds", g.Span.Min.Seconds()))
@@ -24,9 +24,9 @@ func gapAttrs(g timeline.Gap) []attribute.KeyValue {
 	return attrs
 }
 
-// gapKey is a gap's name as an attribute key's part: lower case letters, digits and _, its
+// GapKey is a gap's name as an attribute key's part: lower case letters, digits and _, its
 // arrow as _to_.
-func gapKey(name string) string {
+func GapKey(name string) string {
 	name = strings.ReplaceAll(strings.ToLower(name), "→", "to")
 	var b strings.Builder
 	under := false

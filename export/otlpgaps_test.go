@@ -25,7 +25,7 @@ func TestOTLPGapNumbers(t *testing.T) {
 				t.Fatalf("%s: no root span for pod %s", name, p.Name)
 			}
 			for _, g := range p.Gaps {
-				key := "sidecar_top.gap." + gapKey(g.Name)
+				key := "sidecar_top.gap." + GapKey(g.Name)
 				for suffix, want := range map[string]float64{".seconds": g.Span.Value.Seconds(), ".min_seconds": g.Span.Min.Seconds(), ".max_seconds": g.Span.Max.Seconds()} {
 					got, err := strconv.ParseFloat(root.Attrs[key+suffix], 64)
 					if err != nil || got != want {
@@ -39,7 +39,7 @@ func TestOTLPGapNumbers(t *testing.T) {
 	if seen == 0 {
 		t.Fatal("no gap in the recordings")
 	}
-	if got := gapKey("sidecar started → app start"); got != "sidecar_started_to_app_start" {
+	if got := GapKey("sidecar started → app start"); got != "sidecar_started_to_app_start" {
 		t.Errorf("gapKey = %q", got)
 	}
 }

@@ -22,7 +22,7 @@ import (
 // .e2e/bin by e2e/cluster/jaeger.sh) running on free localhost ports with in-memory storage: a
 // real OTLP backend to send traces to, and its query API to read back what arrived.
 type Jaeger struct {
-	OTLP  string // the OTLP/HTTP receiver, http://127.0.0.1:PORT
+	OTLP  string // the OTLP/HTTP receiver, http://127.0.0.1:PORT (or the host StartJaegerOn was given)
 	Query string // the query API and UI, http://127.0.0.1:PORT
 
 	daemon
@@ -62,7 +62,7 @@ receivers:
   otlp:
     protocols:
       http:
-        endpoint: 127.0.0.1:%d
+        endpoint: %s
 exporters:
   jaeger_storage_exporter:
     trace_storage: memstore
@@ -70,7 +70,11 @@ exporters:
 
 // StartJaeger starts Jaeger and returns once its receiver and query API answer. Stop it when
 // done. Without the binary it fails and says how to build it.
-func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) {
+func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) { return e.StartJaegerOn(ctx, "127.0.0.1") }
+
+// StartJaegerOn is StartJaeger with the OTLP receiver on host rather than 127.0.0.1: the
+// node's address, for a pod to send to (the agent's traces).
+func (e *Env) StartJaegerOn(ctx context.Context, host string) (*Jaeger, error) {
 	bin := filepath.Join(e2eDir(e.Root), "bin", "jaeger")
 	if _, err := os.Stat(bin); err != nil {
 		return nil, fmt.Errorf("no Jaeger binary (%w): e2e/cluster/jaeger.sh builds it (e2e/run.sh runs it)", err)
@@ -85,11 +89,11 @@ func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) {
 		return nil, err
 	}
 	conf := filepath.Join(dir, "config.yaml")
-	if err := os.WriteFile(conf, fmt.Appendf(nil, jaegerConfig, health, query, grpc, otlp), 0o644); err != nil {
+	if err := os.WriteFile(conf, fmt.Appendf(nil, jaegerConfig, health, query, grpc, net.JoinHostPort(host, strconv.Itoa(otlp))), 0o644); err != nil {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	j := &Jaeger{OTLP: "http://127.0.0.1:" + strconv.Itoa(otlp), Query: "http://127.0.0.1:" + strconv.Itoa(query)}
+	j := &Jaeger{OTLP: "http://" + net.JoinHostPort(host, strconv.Itoa(otlp)), Query: "http://127.0.0.1:" + strconv.Itoa(query)}
 	if err := j.start(dir, bin, "--config", "file:"+conf); err != nil {
 		return nil, err
 	}
