@@ -70,7 +70,9 @@ exporters:
 
 // StartJaeger starts Jaeger and returns once its receiver and query API answer. Stop it when
 // done. Without the binary it fails and says how to build it.
-func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) { return e.StartJaegerOn(ctx, "127.0.0.1") }
+func (e *Env) StartJaeger(ctx context.Context) (*Jaeger, error) {
+	return e.StartJaegerOn(ctx, "127.0.0.1")
+}
 
 // StartJaegerOn is StartJaeger with the OTLP receiver on host rather than 127.0.0.1: the
 // node's address, for a pod to send to (the agent's traces).
