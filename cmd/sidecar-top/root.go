@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -28,7 +29,8 @@ var version = "v0.1.0-dev"
 type streams struct {
 	genericiooptions.IOStreams
 	terminal    bool
-	errTerminal bool // standard error is a terminal: the one the view draws on, as a rule
+	errTerminal bool   // standard error is a terminal: the one the view draws on, as a rule
+	argv0       string // the name the program was run by: kubectl-sidecar_top as a kubectl plugin
 }
 
 func newStreams() streams {
@@ -36,7 +38,35 @@ func newStreams() streams {
 		IOStreams:   genericiooptions.IOStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr},
 		terminal:    term.IsTerminal(int(os.Stdout.Fd())) && term.IsTerminal(int(os.Stdin.Fd())),
 		errTerminal: term.IsTerminal(int(os.Stderr.Fd())),
+		argv0:       os.Args[0],
 	}
+}
+
+// displayName is the program's name in usage, help and examples: "kubectl sidecar-top" when it
+// runs as the kubectl plugin kubectl-sidecar_top (kubectl runs a plugin by the name it found it
+// under, and a plugin's "_" is a "-" of its command), else "sidecar-top".
+func displayName(argv0 string) string {
+	base := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	if plugin, ok := strings.CutPrefix(base, "kubectl-"); ok {
+		return "kubectl " + strings.ReplaceAll(plugin, "_", "-")
+	}
+	return "sidecar-top"
+}
+
+// nameCommands names root and its commands' examples by name, when it is not sidecar-top.
+func nameCommands(root *cobra.Command, name string) {
+	if name == root.Name() {
+		return
+	}
+	root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: name}
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.Example = strings.ReplaceAll(c.Example, "  "+root.Name()+" ", "  "+name+" ")
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }
 
 // open is the recording that name names, for replay, export, check and diff: standard input
@@ -126,6 +156,7 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 	cmd.AddCommand(newDiffCommand(s))
 	cmd.AddCommand(newExportCommand(s))
 	cmd.AddCommand(newAgentCommand(s))
+	nameCommands(cmd, displayName(s.argv0))
 	return cmd
 }
 
