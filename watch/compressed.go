@@ -19,7 +19,7 @@ var (
 )
 
 // decompressed is br's content, decompressed when it starts as gzip or zstd does (people attach
-// recordings as x.jsonl.gz or .zst, and record -o x.jsonl.gz writes one), as it is otherwise;
+// recordings as x.jsonl.gz or .zst, and record --output-file x.jsonl.gz writes one), as it is otherwise;
 // close ends the decompressor, and cut reports whether the compressed stream ended before its
 // end. The format is told by the content, not the name: a file renamed, or standard input,
 // reads the same.
