@@ -157,8 +157,9 @@ func boolInt(b bool) int {
 // shares with the one before (the same *Pod) keeps its row, so a frame costs what changed.
 // The zero Rows is ready; one goroutine owns it.
 type Rows struct {
-	prev map[*timeline.Pod]*Row
-	last []*Row
+	prev  map[*timeline.Pod]*Row
+	last  []*Row
+	order []*timeline.Pod // the pods of last, in its order
 }
 
 // Last is what Of returned last.
@@ -169,7 +170,9 @@ func (rs *Rows) Last() []*Row { return rs.last }
 func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) []*Row {
 	next := make(map[*timeline.Pod]*Row, s.Pods.Len())
 	out := make([]*Row, 0, s.Pods.Len())
+	order := make([]*timeline.Pod, 0, s.Pods.Len())
 	for _, p := range s.Pods.Items() {
+		order = append(order, p)
 		r, ok := rs.prev[p]
 		if !ok {
 			row := RowOf(p, owners)
@@ -178,6 +181,6 @@ func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) [
 		next[p] = r
 		out = append(out, r)
 	}
-	rs.prev, rs.last = next, out
+	rs.prev, rs.last, rs.order = next, out, order
 	return out
 }

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"iter"
 	"slices"
 	"strings"
 	"time"
@@ -61,10 +62,23 @@ func (g GapSummary) MarshalJSON() ([]byte, error) {
 // Summarize is the summary of s's pods, worked out from nothing: O(gaps · log gaps). A
 // Summarizer gives the same frame after frame at the cost of what changed.
 func Summarize(s Snapshot) Summary {
-	sum := Summary{Pods: s.Pods.Len(), Gaps: []GapSummary{}}
+	return summarize(s.Pods.Len(), func(yield func(*Pod) bool) {
+		for _, p := range s.Pods.Items() {
+			if !yield(p) {
+				return
+			}
+		}
+	})
+}
+
+// SummarizePods is the summary of some of a snapshot's pods (a workload's), as Summarize.
+func SummarizePods(pods []*Pod) Summary { return summarize(len(pods), slices.Values(pods)) }
+
+func summarize(n int, pods iter.Seq[*Pod]) Summary {
+	sum := Summary{Pods: n, Gaps: []GapSummary{}}
 	byName := map[string]int{}
 	var vals [][]PodValue
-	for _, p := range s.Pods.Items() {
+	for p := range pods {
 		for j, g := range p.Gaps {
 			if repeated(p.Gaps, j) {
 				continue

@@ -133,13 +133,27 @@ func TestFleetHelp(t *testing.T) {
 	}
 }
 
-// TestFleetSummary: S over the table opens the summary of every pod, with the summary's keys in
-// the status line, and S again comes back to the table.
+// TestFleetSummary: S over the table opens the summary grouped by owner, on the workload of the
+// row under the cursor (here a pod of its own in namespace sc-e), with the summary's keys in the
+// status line; w and W step through the workloads and every pod, around; S again comes back to
+// the table.
 func TestFleetSummary(t *testing.T) {
 	m := pressRun(t, fleetModel(t, 120, 30, false), "S")
 	v := m.View()
-	if !strings.Contains(v, "SUMMARY · 5 pods") || strings.Contains(v, "sort by finding") {
-		t.Errorf("S: the summary with its own keys:\n%s", v)
+	if !strings.Contains(v, "SUMMARY sc-e: pods of their own") || !strings.Contains(v, "· 1 pod ·") || strings.Contains(v, "sort by finding") {
+		t.Errorf("S: the summary of the cursor's workload with its own keys:\n%s", v)
+	}
+	steps := []struct{ key, want string }{
+		{"w", "SUMMARY every pod · w/W: by workload · 5 pods"}, // after the last workload, every pod
+		{"w", "SUMMARY sc-a: pods of their own"},
+		{"w", "SUMMARY sc-b1: Job/sc-b1"},
+		{"W", "SUMMARY sc-a: pods of their own"},
+		{"W", "SUMMARY every pod"},
+	}
+	for _, st := range steps {
+		if m = pressRun(t, m, st.key); !strings.Contains(m.View(), st.want) {
+			t.Errorf("%s: want %q:\n%s", st.key, st.want, m.View())
+		}
 	}
 	if m = pressRun(t, m, "S"); !strings.Contains(m.View(), "FINDING") {
 		t.Errorf("S again: back to the table:\n%s", m.View())

@@ -76,7 +76,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case toHelp:
 		uid, own = m.helpKey(msg)
 	case toSummary:
-		m.summary, uid, own = m.summary.Update(msg, m.navMemo().sums.summary(m.snap), m.height)
+		uid, own = m.summaryKey(msg)
 	default:
 		own = false
 	}
@@ -97,6 +97,5 @@ func (m *Model) helpKey(msg tea.KeyMsg) (uid string, own bool) {
 	if m.helpScreen, own = m.helpScreen.Update(msg, m.helpPage(), m.helpLines); own || !m.summary.open {
 		return "", own
 	}
-	m.summary, uid, own = m.summary.Update(msg, m.navMemo().sums.summary(m.snap), m.height)
-	return uid, own
+	return m.summaryKey(msg)
 }

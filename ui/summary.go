@@ -18,6 +18,7 @@ import (
 type summaryScreen struct {
 	keys   summaryKeyMap
 	open   bool
+	owner  string // in a fleet view, the workload summarised (fleet.Group's Key); "" for every pod
 	gap    string // the selected gap's name; when it is gone, the first
 	cursor string // the UID under the cursor in the selected gap's pods; when gone, the slowest
 }
@@ -30,16 +31,19 @@ type summaryKeyMap struct {
 	Close, Back                key.Binding // S, esc
 	Picker                     key.Binding // close, and leave the key to the root
 	PrevGap, NextGap           key.Binding
+	NextOwner, PrevOwner       key.Binding // a fleet view's workloads (summaryowner.go)
 	Up, Down, PageUp, PageDown key.Binding // move in the selected gap's pods
 	Pass                       key.Binding // keys the root acts on while the summary shows
 	Pause, Help, Quit          key.Binding // for the status line
 }
 
 func newSummaryScreen(k KeyMap, open bool) summaryScreen {
+	nextOwner, prevOwner := summaryOwnerKeys()
 	return summaryScreen{open: open, keys: summaryKeyMap{
 		Show: withDesc(k.Accept, "show the pod"), Close: withDesc(k.Summary, "close"), Back: k.Cancel, Picker: k.Pods,
 		PrevGap: either(k.Left, k.PrevPod), NextGap: either(k.Right, k.NextPod),
 		Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		NextOwner: nextOwner, PrevOwner: prevOwner,
 		Pass:  either(k.Help, k.Pause, k.Speed, k.Speed1, k.Speed2, k.Speed10, k.SpeedMax, k.End, k.Start, k.Next, k.Prev),
 		Pause: k.Pause, Help: k.Help, Quit: k.Quit,
 	}}
@@ -100,12 +104,17 @@ func (st summaryScreen) toggle() summaryScreen {
 // Update handles a key while the summary of sum shows in a window height rows tall. It returns
 // the UID of a pod to show (enter, which closes the summary), and whether the key was its own:
 // when not, the root acts on it.
-func (st summaryScreen) Update(msg tea.KeyMsg, sum timeline.Summary, height int) (_ summaryScreen, show string, own bool) {
+// owners are the workloads w and W step through (summaryOwners), nil outside a fleet view.
+func (st summaryScreen) Update(msg tea.KeyMsg, sum timeline.Summary, owners []string, height int) (_ summaryScreen, show string, own bool) {
 	k := st.keys
 	gi := st.selected(sum)
 	switch {
 	case key.Matches(msg, k.Close, k.Back):
 		st.open = false
+	case owners != nil && key.Matches(msg, k.NextOwner):
+		st = st.stepOwner(owners, 1)
+	case owners != nil && key.Matches(msg, k.PrevOwner):
+		st = st.stepOwner(owners, -1)
 	case key.Matches(msg, k.Picker):
 		st.open = false
 		return st, "", false
@@ -138,6 +147,30 @@ func (st summaryScreen) Update(msg tea.KeyMsg, sum timeline.Summary, height int)
 func (m *Model) openSummary() {
 	m.summary = m.summary.toggle()
 	m.helpScreen.open = false
+	if m.summary.open && m.cfg.Fleet {
+		m.summary.owner = m.fleet.rows.GroupKey(m.fleet.Selected()) // the workload of the row under the cursor
+		m.summary.gap, m.summary.cursor = "", ""
+	}
+}
+
+// summaryNow is the summary S shows now, and the workload's name (summaryNow).
+func (m *Model) summaryNow() (timeline.Summary, string) {
+	var fleet *FleetTable
+	if m.cfg.Fleet {
+		fleet = &m.fleet
+	}
+	return summaryNow(fleet, m.summary.owner, m.navMemo(), m.snap)
+}
+
+// summaryKey gives msg to the summary shown now.
+func (m *Model) summaryKey(msg tea.KeyMsg) (uid string, own bool) {
+	sum, _ := m.summaryNow()
+	var owners []string
+	if m.cfg.Fleet {
+		owners = summaryOwners(&m.fleet)
+	}
+	m.summary, uid, own = m.summary.Update(msg, sum, owners, m.height)
+	return uid, own
 }
 
 // summaryPodRows is how many of a gap's pods the summary lists in a window height rows tall,
@@ -155,10 +188,16 @@ func (st summaryScreen) render(f *frame, memo *navMemo, h int) []string {
 	if h <= 0 {
 		return nil
 	}
-	sum := memo.sums.summary(f.snap)
+	sum, workload := summaryNow(f.fleet, st.owner, memo, f.snap)
 	gi := st.selected(sum)
-	title := f.styled(sTableHeader, "SUMMARY") + f.styled(sMuted, " · "+podsText(sum.Pods)+
-		" · each named gap over the pods that have it · [the same rank of the pods' bounds]")
+	title := f.styled(sTableHeader, "SUMMARY")
+	switch {
+	case workload != "":
+		title += " " + present.Safe(workload) + f.styled(sMuted, " · w/W: another workload")
+	case f.fleet != nil:
+		title += " every pod" + f.styled(sMuted, " · w/W: by workload")
+	}
+	title += f.styled(sMuted, " · "+podsText(sum.Pods)+" · each named gap over the pods that have it · [the same rank of the pods' bounds]")
 	out := []string{truncate(title, f.width)}
 	if gi < 0 {
 		return append(out, "  "+f.styled(sMuted, "no named gap yet"))
