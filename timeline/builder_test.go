@@ -1,6 +1,7 @@
 package timeline_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -409,5 +410,53 @@ func TestPodsInCreationOrder(t *testing.T) {
 		c    float64
 	}{{"c", 3}, {"a", 1}, {"b", 2}, {"d", 2}, {"e", 0.5}, {"f", 3}, {"a", 2.5}, {"g", 2.5}, {"e", 4}} {
 		add(p.name, p.c)
+	}
+}
+
+// TestPodsInCreationOrderFarBack: pods that arrive far from their place by creation (a scope's
+// first list, in the API server's order) are listed by creation all the same, ties in arrival
+// order, with snapshots taken between arrivals or not.
+func TestPodsInCreationOrderFarBack(t *testing.T) {
+	for _, every := range []int{1, 7, 50, 1000} {
+		b := timeline.NewBuilder()
+		type arrival struct {
+			name string
+			c    float64
+		}
+		var arrived []arrival
+		for i := range 300 {
+			c := float64((299-i)/3) + 1 // reverse creation order, three pods a second
+			if i%10 == 0 {
+				c = float64(i%7) + 0.5 // and some in between
+			}
+			name := fmt.Sprintf("p%03d", i)
+			p := pod("uid-"+name, running("app", timeline.KindApp, c+0.5, false, "c-"+name))
+			p.Name, p.Created = name, sec(c)
+			arrived = append(arrived, arrival{name, c})
+			apply(b, 200+float64(i)/100, timeline.Observation{Pod: p})
+			if i%every == 0 {
+				b.Snapshot()
+			}
+		}
+		want := slices.Clone(arrived)
+		slices.SortStableFunc(want, func(x, y arrival) int {
+			switch {
+			case x.c < y.c:
+				return -1
+			case x.c > y.c:
+				return 1
+			}
+			return 0
+		})
+		var got, wantNames []string
+		for _, p := range b.Snapshot().Pods.Items() {
+			got = append(got, p.Name)
+		}
+		for _, a := range want {
+			wantNames = append(wantNames, a.name)
+		}
+		if !slices.Equal(got, wantNames) {
+			t.Errorf("snapshot every %d pods: pods %v, want %v", every, got, wantNames)
+		}
 	}
 }
