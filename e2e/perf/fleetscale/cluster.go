@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -28,15 +29,21 @@ func makeNamespaces(ctx context.Context, c kubernetes.Interface, s shape) error 
 // cleanup deletes the namespaces (their pods go at once: they are on a node with no kubelet, so
 // they are deleted with no grace) and the node.
 func cleanup(c kubernetes.Interface, s shape) {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
 	defer cancel()
 	log.Printf("deleting the benchmark's namespaces and node")
+	var wg sync.WaitGroup
 	for i := range s.namespaces {
 		ns := fmt.Sprintf("scale-%d", i)
-		zero := int64(0)
-		_ = c.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{})
-		_ = c.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{})
+		wg.Go(func() {
+			zero := int64(0)
+			if err := c.CoreV1().Pods(ns).DeleteCollection(ctx, metav1.DeleteOptions{GracePeriodSeconds: &zero}, metav1.ListOptions{}); err != nil {
+				log.Printf("deleting the pods of %s: %v", ns, err)
+			}
+			_ = c.CoreV1().Namespaces().Delete(ctx, ns, metav1.DeleteOptions{})
+		})
 	}
+	wg.Wait()
 	dropNode(ctx, c)
 }
 
