@@ -221,17 +221,21 @@ type otlpKV struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// attrs flattens OTLP JSON attributes to strings: a string as it is, anything else as its JSON
-// (e.g. {"intValue":"137"}).
+// attrs flattens OTLP JSON attributes to strings: a string as it is, a double as its number
+// (strconv's shortest form), anything else as its JSON (e.g. {"intValue":"137"}).
 func attrs(kvs []otlpKV) map[string]string {
 	out := map[string]string{}
 	for _, kv := range kvs {
 		var s struct {
-			StringValue *string `json:"stringValue"`
+			StringValue *string  `json:"stringValue"`
+			DoubleValue *float64 `json:"doubleValue"`
 		}
-		if json.Unmarshal(kv.Value, &s) == nil && s.StringValue != nil {
+		switch err := json.Unmarshal(kv.Value, &s); {
+		case err == nil && s.StringValue != nil:
 			out[kv.Key] = *s.StringValue
-		} else {
+		case err == nil && s.DoubleValue != nil:
+			out[kv.Key] = strconv.FormatFloat(*s.DoubleValue, 'g', -1, 64)
+		default:
 			out[kv.Key] = string(kv.Value)
 		}
 	}
