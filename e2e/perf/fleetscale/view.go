@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
@@ -55,9 +56,19 @@ func startFleetView(c config, s shape, l *level, n int) (running, error) {
 
 // keyFrames presses N (sort by pod, each press reversing the order) times times while the
 // churn runs, and times each press to the frame whose first row is the pod that order puts
-// first: the first native-sidecar pod by name, or the last.
+// first: the first native-sidecar pod by name, or the last. The table opens sorted by finding,
+// ties by name, so a first press (not timed) may change no row: the pod on top after it says
+// which way the next press turns.
 func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int) []time.Duration {
 	first, last := s.name(0), s.name((n-1)/s.sidecarEvery*s.sidecarEvery)
+	if err := t.Keys("N"); err != nil {
+		return nil
+	}
+	time.Sleep(2 * time.Second)
+	top := first
+	if drawn := t.Drawn(); strings.LastIndex(drawn, last) > strings.LastIndex(drawn, first) {
+		top = last
+	}
 	var took []time.Duration
 	for range times {
 		select {
@@ -65,33 +76,22 @@ func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int)
 			return took
 		case <-time.After(1500 * time.Millisecond):
 		}
+		want := first
+		if top == first {
+			want = last
+		}
 		from := t.Len()
 		sent := time.Now()
 		if err := t.Keys("N"); err != nil {
 			return took
 		}
-		at, err := waitAny(t, from, 10*time.Second, first, last)
+		at, err := t.WaitFor(from, want, 10*time.Second)
 		if err != nil {
 			return took
 		}
-		took = append(took, at.Sub(sent))
+		took, top = append(took, at.Sub(sent)), want
 	}
 	return took
-}
-
-// waitAny waits for any of wants drawn after byte from.
-func waitAny(t *perfproc.Terminal, from int, timeout time.Duration, wants ...string) (time.Time, error) {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		drawn := t.Drawn()
-		for _, w := range wants {
-			if bytes.Contains([]byte(drawn[min(from, len(drawn)):]), []byte(w)) {
-				return time.Now(), nil
-			}
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return time.Time{}, fmt.Errorf("none of %q drawn in %s", wants, timeout)
 }
 
 // startKubectl runs `kubectl get pods -A -w` and waits until it has printed a line per pod.
