@@ -4,6 +4,7 @@ import (
 	"flag"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/go-logr/logr"
 	"github.com/spf13/pflag"
@@ -44,20 +45,29 @@ func (v *verbosity) on() bool {
 // level is -v as given.
 func (v *verbosity) level() string { return v.klog.Lookup("v").Value.String() }
 
-// apply sends klog's lines to w when -v or --vmodule asks for them, and discards them otherwise.
+// klogOn is set while a run has klog's lines written (apply), for resetKlog to undo.
+var klogOn atomic.Bool
+
+// apply sends klog's lines to w when -v or --vmodule asks for them; otherwise klog keeps
+// discarding them, as main and resetKlog left it. klog's logger is the process's and is read by
+// every client-go goroutine without a lock (klog.SetLogger is for a program's start): a run
+// without -v leaves it alone, so that runs side by side (the tests) do not race on it.
 func (v *verbosity) apply(w io.Writer) {
 	if !v.on() {
-		klog.SetLogger(logr.Discard())
 		return
 	}
+	klogOn.Store(true)
 	lw := &lockedWriter{w: w}
 	// klog formats each line (header, verbosity and --vmodule checked) and hands it whole.
 	klog.SetLoggerWithOptions(logr.Discard(), klog.WriteKlogBuffer(func(b []byte) { lw.Write(b) }))
 }
 
-// resetKlog discards klog's lines again and sets -v and --vmodule back to 0: a run's verbosity
-// does not outlive it (the tests run many in one process).
+// resetKlog discards klog's lines again and sets -v and --vmodule back to 0 after a run that
+// turned them on: a run's verbosity does not outlive it (the tests run many in one process).
 func resetKlog() {
+	if !klogOn.Swap(false) {
+		return
+	}
 	klog.Flush()
 	klog.SetLogger(logr.Discard())
 	fs := flag.NewFlagSet("klog", flag.ContinueOnError)

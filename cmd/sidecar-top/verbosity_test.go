@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -13,6 +15,9 @@ import (
 // version (-v=6 failed: "-v" was --version); --version and version still print it. A run's
 // verbosity ends with it.
 func TestVerbosity(t *testing.T) {
+	if inOwnProcess(t) {
+		return
+	}
 	cfg := unreachableConfig(t)
 	for _, args := range [][]string{{"-v=6"}, {"--v", "6"}, {"-v", "6"}, {"--vmodule", "loader=6"}} {
 		code, _, stderr := runCmd(t, append(args, "--kubeconfig", cfg, "pod/x", "--plain")...)
@@ -40,6 +45,9 @@ func TestVerbosity(t *testing.T) {
 // TestVerbosityUnderTheView: the view and client-go's log would share the terminal; -v is
 // refused there before anything connects, and taken with --plain or standard error elsewhere.
 func TestVerbosityUnderTheView(t *testing.T) {
+	if inOwnProcess(t) {
+		return
+	}
 	cfg := unreachableConfig(t)
 	t.Setenv("KUBECONFIG", cfg)
 	for _, tc := range []struct {
@@ -59,4 +67,25 @@ func TestVerbosityUnderTheView(t *testing.T) {
 			t.Errorf("%v (stderr a terminal: %v): exit %d, stderr %q; want %q", tc.args, tc.errTerminal, code, errOut.String(), tc.want)
 		}
 	}
+}
+
+// ownProcessEnv names the test a re-run of the test binary is to run (inOwnProcess).
+const ownProcessEnv = "SIDECAR_TOP_TEST_OWN_PROCESS"
+
+// inOwnProcess runs the test again alone in a new process of the test binary and reports true
+// when it did (the caller returns then, the child's result being the test's); in that child it
+// reports false and the test runs. -v sets klog's logger, which is the process's and is read
+// without a lock by client-go's goroutines, those other tests left running too: set beside them
+// it is a data race, as klog.SetLogger says (call it before any logging).
+func inOwnProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(ownProcessEnv) == t.Name() {
+		return false
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), ownProcessEnv+"="+t.Name())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s, in a process of its own: %v\n%s", t.Name(), err, out)
+	}
+	return true
 }
