@@ -13,6 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
 )
 
 // makeNamespaces makes the namespaces the pods go in.
@@ -54,7 +56,7 @@ func deletePods(ctx context.Context, c kubernetes.Interface, ns string) error {
 		return err
 	}
 	zero := int64(0)
-	return parallel(ctx, len(pods.Items), "deletions in "+ns, func(ctx context.Context, i int) error {
+	return perfproc.Parallel(ctx, 32, len(pods.Items), "deletions in "+ns, func(ctx context.Context, i int) error {
 		err := c.CoreV1().Pods(ns).Delete(ctx, pods.Items[i].Name, metav1.DeleteOptions{GracePeriodSeconds: &zero})
 		if apierrors.IsNotFound(err) {
 			return nil

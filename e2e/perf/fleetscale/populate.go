@@ -5,9 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
 )
 
 // shape is where pod i lives and what it is: every sidecarEvery-th pod has a native sidecar.
@@ -34,7 +33,7 @@ func (s shape) native(i int) bool { return i%s.sidecarEvery == 0 }
 // pods/status as a kubelet would report a running pod, then perPod Events about each.
 func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod int) error {
 	uids := make([]types.UID, to-from)
-	err := parallel(ctx, to-from, "pods", func(ctx context.Context, k int) error {
+	err := perfproc.Parallel(ctx, 32, to-from, "pods", func(ctx context.Context, k int) error {
 		i := from + k
 		p, err := c.CoreV1().Pods(s.namespace(i)).Create(ctx, boundPod(s, i), metav1.CreateOptions{})
 		if err != nil {
@@ -48,7 +47,7 @@ func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod
 	if err != nil {
 		return err
 	}
-	return parallel(ctx, (to-from)*perPod, "events", func(ctx context.Context, k int) error {
+	return perfproc.Parallel(ctx, 32, (to-from)*perPod, "events", func(ctx context.Context, k int) error {
 		i := from + k/perPod
 		_, err := c.CoreV1().Events(s.namespace(i)).Create(ctx, podEvent(s, i, k%perPod, uids[k/perPod]), metav1.CreateOptions{})
 		return err
@@ -133,38 +132,6 @@ func podEvent(s shape, i, k int, uid types.UID) *corev1.Event {
 		FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at), Count: 1,
 		ReportingController: "kubelet", ReportingInstance: nodeName,
 	}
-}
-
-// parallel runs fn for 0..n-1 on a few workers, logs progress, and returns the first error.
-func parallel(ctx context.Context, n int, what string, fn func(context.Context, int) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range 32 {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := fn(ctx, i); err != nil {
-					cancel(fmt.Errorf("%s %d: %w", what, i, err))
-					return
-				}
-				if d := done.Add(1); d%5000 == 0 {
-					log.Printf("  %d/%d %s", d, n, what)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
-		return err
-	}
-	log.Printf("  %d %s in %.0f s", n, what, time.Since(start).Seconds())
-	return nil
 }
 
 func mustQuantity(s string) resource.Quantity { return resource.MustParse(s) }

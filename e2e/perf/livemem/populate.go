@@ -5,9 +5,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log"
-	"sync"
-	"sync/atomic"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -15,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
 )
 
 // gate keeps the bulk pods Pending for good: the scheduler leaves a gated pod alone, so it never
@@ -27,7 +26,7 @@ const gate = "perf.sidecar-top.dev/never"
 // API server takes them.
 func populate(ctx context.Context, c kubernetes.Interface, ns string, n, m int) error {
 	uids := make([]types.UID, n)
-	err := parallel(ctx, n, "pods", func(ctx context.Context, i int) error {
+	err := perfproc.Parallel(ctx, 24, n, "pods", func(ctx context.Context, i int) error {
 		p, err := c.CoreV1().Pods(ns).Create(ctx, bulkPod(i), metav1.CreateOptions{})
 		if err != nil {
 			return err
@@ -39,42 +38,10 @@ func populate(ctx context.Context, c kubernetes.Interface, ns string, n, m int) 
 		return err
 	}
 	base := time.Now().Add(-time.Hour)
-	return parallel(ctx, m, "events", func(ctx context.Context, i int) error {
+	return perfproc.Parallel(ctx, 24, m, "events", func(ctx context.Context, i int) error {
 		_, err := c.CoreV1().Events(ns).Create(ctx, bulkEvent(ns, i, n, uids[i%n], base), metav1.CreateOptions{})
 		return err
 	})
-}
-
-// parallel runs fn for 0..n-1 on a few workers, logs progress, and returns the first error.
-func parallel(ctx context.Context, n int, what string, fn func(context.Context, int) error) error {
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	var next, done atomic.Int64
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range 24 {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n || ctx.Err() != nil {
-					return
-				}
-				if err := fn(ctx, i); err != nil {
-					cancel(fmt.Errorf("%s %d: %w", what, i, err))
-					return
-				}
-				if d := done.Add(1); d%2500 == 0 {
-					log.Printf("  %d/%d %s", d, n, what)
-				}
-			}
-		})
-	}
-	wg.Wait()
-	if err := context.Cause(ctx); err != nil && ctx.Err() != nil {
-		return err
-	}
-	log.Printf("  %d %s in %.0f s", n, what, time.Since(start).Seconds())
-	return nil
 }
 
 // bulkPod is an ordinary-looking pod of some other workload, gated so that it never runs.
