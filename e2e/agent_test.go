@@ -5,7 +5,6 @@ package e2e
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -43,26 +42,7 @@ func TestAgent(t *testing.T) {
 var agentScenarios = []harness.Scenario{harness.StartOrder, harness.TwoSidecars, harness.FindingTeardown}
 
 func testAgentScenarios(t *testing.T, prom *harness.Prometheus) []*harness.Run {
-	runs := make([]*harness.Run, len(agentScenarios))
-	var wg sync.WaitGroup
-	for i, sc := range agentScenarios {
-		sc.Name = "agent-" + sc.Name
-		wg.Go(func() {
-			r, err := env.RunScenario(t.Context(), sc, t.Logf)
-			if r != nil {
-				keep(t, r)
-			}
-			if err != nil {
-				t.Errorf("%s: %v", sc.Test, err)
-				return
-			}
-			runs[i] = r
-		})
-	}
-	wg.Wait()
-	if t.Failed() {
-		t.FailNow()
-	}
+	runs := runAgentScenariosDuring(t, "agent-", nil)
 	var namespaces []string
 	pods := map[string]float64{} // gap → pods that had it, over all the runs
 	findings := 0

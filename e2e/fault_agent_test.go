@@ -38,7 +38,7 @@ func TestFaultAgentAPIServerKilled(t *testing.T) {
 		return v[""]
 	}
 	before := relists()
-	runs := runAgentScenariosDuring(t, func(ctx context.Context) {
+	runs := runAgentScenariosDuring(t, "agentfault-", func(ctx context.Context) {
 		time.Sleep(10 * time.Second) // the scenarios' pods are running
 		for i := range 2 {
 			if _, err := env.RestartAPIServer(ctx, "KILL", 2*time.Second, t.Logf); err != nil {
@@ -89,13 +89,13 @@ func TestFaultAgentAPIServerKilled(t *testing.T) {
 	}
 }
 
-// runAgentScenariosDuring runs agentScenarios at once (each in a namespace "agentfault-…") with
-// during beside them, and returns their runs once all are done.
-func runAgentScenariosDuring(t *testing.T, during func(context.Context)) []*harness.Run {
+// runAgentScenariosDuring runs agentScenarios at once (each in a namespace PREFIX…) with during
+// (if not nil) beside them, and returns their runs once all are done.
+func runAgentScenariosDuring(t *testing.T, prefix string, during func(context.Context)) []*harness.Run {
 	runs := make([]*harness.Run, len(agentScenarios))
 	var wg sync.WaitGroup
 	for i, sc := range agentScenarios {
-		sc.Name = "agentfault-" + sc.Name
+		sc.Name = prefix + sc.Name
 		wg.Go(func() {
 			r, err := env.RunScenario(t.Context(), sc, t.Logf)
 			if r != nil {
@@ -108,7 +108,9 @@ func runAgentScenariosDuring(t *testing.T, during func(context.Context)) []*harn
 			runs[i] = r
 		})
 	}
-	wg.Go(func() { during(t.Context()) })
+	if during != nil {
+		wg.Go(func() { during(t.Context()) })
+	}
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
