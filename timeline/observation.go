@@ -51,7 +51,10 @@ type PodObservation struct {
 	Reason                                string // status.reason
 	Status                                string // kubectl's STATUS column for this object
 	Conditions                            []Condition
-	Containers                            []ContainerObservation // lane order: init and sidecars, app, ephemeral
+	// ReadinessGates are the condition types of spec.readinessGates: the pod is Ready only once
+	// every container is and each of these conditions (set by a controller) is True.
+	ReadinessGates []string
+	Containers     []ContainerObservation // lane order: init and sidecars, app, ephemeral
 	// Requests and Limits are what the pod asks of the scheduler, with sidecars (the larger of
 	// the init-time peak and the sum of apps and sidecars), as quantities by resource name.
 	Requests, Limits map[string]string
@@ -70,6 +73,9 @@ type ContainerObservation struct {
 	HasStartupProbe   bool
 	HasReadinessProbe bool
 	HasPreStop        bool
+	// HasPostStart says the spec declares a postStart hook: the kubelet runs it to its end
+	// before it counts the container started and before it starts the next container.
+	HasPostStart bool
 	// The probes' timing, zero when there is none: what explains a gap (why).
 	Startup, Readiness, Liveness ProbeSpec
 	// RestartPolicy is the container's own restartPolicy: Always for a sidecar; on a regular

@@ -78,6 +78,7 @@ func slimSpec(p *corev1.PodSpec) corev1.PodSpec {
 		Overhead:                      p.Overhead, Resources: p.Resources, // what the pod asks of the scheduler
 		InitContainers: slimContainers(p.InitContainers),
 		Containers:     slimContainers(p.Containers),
+		ReadinessGates: p.ReadinessGates, // the condition types the pod's Ready waits for
 	}
 	for i := range p.EphemeralContainers {
 		c := corev1.Container(p.EphemeralContainers[i].EphemeralContainerCommon)
@@ -87,9 +88,13 @@ func slimSpec(p *corev1.PodSpec) corev1.PodSpec {
 	return s
 }
 
-// Translation asks whether a container has a preStop hook, so an empty one stands for it; of
-// probes it reads the timing.
-var somePreStop = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
+// Translation asks whether a container has a postStart and a preStop hook, so an empty one
+// stands for each; of probes it reads the timing.
+var (
+	somePreStop   = &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{}}
+	somePostStart = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{}}
+	someHooks     = &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{}, PreStop: &corev1.LifecycleHandler{}}
+)
 
 func slimProbe(p *corev1.Probe) *corev1.Probe {
 	if p == nil {
@@ -114,8 +119,15 @@ func slimContainer(c *corev1.Container) corev1.Container {
 	s := corev1.Container{Name: c.Name, RestartPolicy: c.RestartPolicy, Resources: c.Resources,
 		StartupProbe: slimProbe(c.StartupProbe), ReadinessProbe: slimProbe(c.ReadinessProbe),
 		LivenessProbe: slimProbe(c.LivenessProbe)}
-	if c.Lifecycle != nil && c.Lifecycle.PreStop != nil {
-		s.Lifecycle = somePreStop
+	if l := c.Lifecycle; l != nil {
+		switch {
+		case l.PostStart != nil && l.PreStop != nil:
+			s.Lifecycle = someHooks
+		case l.PostStart != nil:
+			s.Lifecycle = somePostStart
+		case l.PreStop != nil:
+			s.Lifecycle = somePreStop
+		}
 	}
 	return s
 }

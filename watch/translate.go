@@ -68,6 +68,9 @@ func fillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Conditi
 	} else {
 		o.GracePeriod = corev1.DefaultTerminationGracePeriodSeconds
 	}
+	for _, g := range p.Spec.ReadinessGates {
+		o.ReadinessGates = append(o.ReadinessGates, string(g.ConditionType))
+	}
 	if ref := metav1.GetControllerOfNoCopy(p); ref != nil { // read only: no copy made
 		o.OwnerKind, o.OwnerName, o.OwnerUID = ref.Kind, ref.Name, string(ref.UID)
 	}
@@ -148,8 +151,8 @@ func containerName(c *corev1.Container) string    { return c.Name }
 func observeContainer(c *corev1.Container, kind timeline.ContainerKind, cs *corev1.ContainerStatus) timeline.ContainerObservation {
 	o := timeline.ContainerObservation{
 		Name: c.Name, Kind: kind, HasStartupProbe: c.StartupProbe != nil, HasReadinessProbe: c.ReadinessProbe != nil,
-		HasPreStop: c.Lifecycle != nil && c.Lifecycle.PreStop != nil,
-		Startup:    probeSpec(c.StartupProbe), Readiness: probeSpec(c.ReadinessProbe), Liveness: probeSpec(c.LivenessProbe),
+		HasPreStop: c.Lifecycle != nil && c.Lifecycle.PreStop != nil, HasPostStart: c.Lifecycle != nil && c.Lifecycle.PostStart != nil,
+		Startup: probeSpec(c.StartupProbe), Readiness: probeSpec(c.ReadinessProbe), Liveness: probeSpec(c.LivenessProbe),
 	}
 	if c.RestartPolicy != nil {
 		o.RestartPolicy = string(*c.RestartPolicy)

@@ -51,9 +51,11 @@ func sidecarPod() *corev1.Pod {
 					Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: 1}}}},
 			},
 			Containers: []corev1.Container{
-				{Name: "web", ReadinessProbe: &corev1.Probe{}},
+				{Name: "web", ReadinessProbe: &corev1.Probe{},
+					Lifecycle: &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"warm"}}}}},
 				{Name: "agent"},
 			},
+			ReadinessGates: []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}},
 			EphemeralContainers: []corev1.EphemeralContainer{
 				{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debugger"}},
 			},
@@ -109,6 +111,7 @@ func TestObservePod(t *testing.T) {
 					{Type: "Ready", Status: "False", Reason: "ContainersNotReady",
 						Message: "containers with unready status: [agent]", LastTransition: at(6)},
 				},
+				ReadinessGates: []string{"example.com/lb"},
 				Containers: []timeline.ContainerObservation{
 					{Name: "setup", Kind: timeline.KindInit, Status: &timeline.ContainerStatus{
 						ContainerID: "containerd://s", Ready: true, Started: ptr.To(false),
@@ -121,7 +124,7 @@ func TestObservePod(t *testing.T) {
 							Running: &timeline.Running{ContainerID: "containerd://p2", StartedAt: at(5)},
 							LastTerminated: &timeline.Terminated{ContainerID: "containerd://p1", ExitCode: 137, Signal: 9,
 								Reason: "Error", Message: "killed", StartedAt: at(4), FinishedAt: at(5)}}},
-					{Name: "web", Kind: timeline.KindApp, HasReadinessProbe: true, Readiness: timeline.ProbeSpec{Period: 10 * time.Second, Timeout: time.Second, FailureThreshold: 3}, Status: &timeline.ContainerStatus{
+					{Name: "web", Kind: timeline.KindApp, HasReadinessProbe: true, HasPostStart: true, Readiness: timeline.ProbeSpec{Period: 10 * time.Second, Timeout: time.Second, FailureThreshold: 3}, Status: &timeline.ContainerStatus{
 						ContainerID: "containerd://w", Ready: true, Started: ptr.To(true),
 						Running: &timeline.Running{ContainerID: "containerd://w", StartedAt: at(6)}}},
 					{Name: "agent", Kind: timeline.KindApp, Status: &timeline.ContainerStatus{
