@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -45,7 +46,7 @@ Exit status: 0; 1 when a --fail-on threshold fails, or with --exit-code when the
 differ (a gap longer, shorter or on one side only, a pod without a partner, or a pod or Job
 that ended on one side only); 2 on a bad flag, threshold or recording.`,
 		Example: `  sidecar-top diff before.jsonl after.jsonl
-  sidecar-top diff --by gap -o json job-v1.jsonl job-v2.jsonl
+  sidecar-top diff --by gap -o yaml job-v1.jsonl job-v2.jsonl
   sidecar-top diff --fail-on 'sidecar started → app start > +20%' main.jsonl pr.jsonl`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := cobra.ExactArgs(2)(cmd, args); err != nil {
@@ -59,7 +60,7 @@ that ended on one side only); 2 on a bad flag, threshold or recording.`,
 	}
 	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return exitCode{2, err.Error()} })
 	f := cmd.Flags()
-	f.StringVarP(&opts.output, "output", "o", "", "json: print the comparison as JSON")
+	f.StringVarP(&opts.output, "output", "o", "", "json or yaml: print the comparison as that document")
 	f.StringVar(&opts.by, "by", "auto", "what to compare: auto, name, order (pods paired) or gap (distributions over the pods)")
 	f.BoolVar(&opts.exitCode, "exit-code", false, "exit 1 when the recordings differ, as git diff --exit-code")
 	f.StringArrayVar(&opts.failOn, "fail-on", nil, "exit 1 when a gap's change is beyond this, e.g. 'sidecar started → app start > +20%' (repeat for several)")
@@ -69,8 +70,8 @@ that ended on one side only); 2 on a bad flag, threshold or recording.`,
 // runDiff checks the flags before it reads anything, compares, prints, and says whether the
 // gate passed: nil, or exit status 1 with what failed.
 func runDiff(cmd *cobra.Command, s streams, opts *diffOptions, args []string) error {
-	if opts.output != "" && opts.output != "json" {
-		return fmt.Errorf("-o %q: the only output format is json", opts.output)
+	if o := opts.output; o != "" && o != "json" && o != "yaml" {
+		return fmt.Errorf("-o %q: want json or yaml", o)
 	}
 	if args[0] == "-" && args[1] == "-" {
 		return fmt.Errorf("only one of A and B can be standard input")
@@ -107,9 +108,12 @@ func runDiff(cmd *cobra.Command, s streams, opts *diffOptions, args []string) er
 	if err := d.Apply(thresholds); err != nil {
 		return err
 	}
-	if opts.output == "json" {
+	switch opts.output {
+	case "json":
 		err = compare.WriteJSON(s.Out, d)
-	} else {
+	case "yaml":
+		err = writeYAML(s.Out, func(w io.Writer) error { return compare.WriteJSON(w, d) })
+	default:
 		err = compare.Write(s.Out, d)
 	}
 	if err != nil {

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+	"sigs.k8s.io/yaml"
+
 	"github.com/sidecar-top/sidecar-top/compare"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
@@ -77,6 +80,30 @@ func TestDiffRecordings(t *testing.T) {
 	}
 }
 
+// TestDiffYAML: -o yaml prints the document -o json prints, spelled as YAML, as kubectl's -o
+// does wherever a document is printed.
+func TestDiffYAML(t *testing.T) {
+	a, b := recordingFile(t, "startup-probe"), recordingFile(t, "termination-order")
+	_, js, _ := runCmd(t, "diff", a, b, "-o", "json")
+	code, ys, stderr := runCmd(t, "diff", a, b, "-o", "yaml")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var fromJSON, fromYAML any
+	if err := json.Unmarshal([]byte(js), &fromJSON); err != nil {
+		t.Fatal(err)
+	}
+	if err := yaml.Unmarshal([]byte(ys), &fromYAML); err != nil {
+		t.Fatalf("-o yaml is not YAML: %v\n%s", err, ys)
+	}
+	if !strings.HasPrefix(ys, "kind: SidecarTopDiff\n") {
+		t.Errorf("-o yaml starts %.80q", ys)
+	}
+	if diff := cmp.Diff(fromYAML, fromJSON); diff != "" {
+		t.Errorf("-o yaml differs from -o json (-yaml +json):\n%s", diff)
+	}
+}
+
 // TestDiffJob: a Job's two pods against one are compared as distributions.
 func TestDiffJob(t *testing.T) {
 	two, one := recordingFile(t, "job-native-sidecar", "job-classic-sidecar"), recordingFile(t, "job-native-sidecar")
@@ -106,7 +133,7 @@ func TestDiffBad(t *testing.T) {
 		want string
 	}{
 		{[]string{"diff", a}, "accepts 2 arg(s)"},
-		{[]string{"diff", a, a, "-o", "yaml"}, `-o "yaml": the only output format is json`},
+		{[]string{"diff", a, a, "-o", "text"}, `-o "text": want json or yaml`},
 		{[]string{"diff", "-", "-"}, "only one of A and B can be standard input"},
 		{[]string{"diff", a, "/does/not/exist.jsonl"}, "no such file"},
 		{[]string{"diff", a, a, "--by", "pods"}, `--by "pods": want auto, name, order or gap`},

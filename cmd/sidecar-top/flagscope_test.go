@@ -106,6 +106,7 @@ func TestEveryFlagWorksOrIsRefused(t *testing.T) {
 		{nil, check("--color", "always"), "unknown flag: --color"},
 		// diff and export.
 		{[]string{"diff output", "diff by"}, []string{"diff", "-o", "json", "--by", "name", rec, rec}, ""},
+		{[]string{"diff output"}, []string{"diff", "-o", "yaml", rec, rec}, ""},
 		{nil, []string{"diff", rec, rec, "--plain"}, "unknown flag: --plain"},
 		{[]string{"diff exit-code", "diff fail-on"}, []string{"diff", "--exit-code", "--fail-on", "sidecar started → app start > +20%", rec, rec}, ""},
 		{[]string{"export format", "export output", "export pod"}, []string{"export", rec, "--format", "svg", "-o", out("e.svg"), "--pod", "sc-a"}, ""},
