@@ -203,7 +203,8 @@ func (d *deriver) statusExit(r *runMilestones, ls *laneState, in *instance, fini
 
 // startedFlags are the run's started changes to true, for a container with a startup probe or a
 // sidecar: after the last startup probe failure the kubelet reported before it, or, with no
-// startup probe, at the start when it came with the run.
+// startup probe, at the start when it came with the run (when the status that showed it came,
+// with a postStart hook, which the kubelet runs to its end first).
 func (d *deriver) startedFlags(r *runMilestones, ls *laneState, in *instance, floor time.Time) {
 	spec := ls.spec
 	for _, f := range in.started {
@@ -218,8 +219,14 @@ func (d *deriver) startedFlags(r *runMilestones, ls *laneState, in *instance, fl
 				m.Earliest = later(m.Earliest, lo)
 			}
 		} else if r.start != nil && in.run != nil && f.seen.at.Equal(in.run.at) {
-			r.startedWithRun = true // no startup probe: started as soon as it ran
-			m.Evidence[0].Note = "no startup probe: started when it ran"
+			if spec.HasPostStart {
+				// The kubelet counts it started only once its postStart hook returned, and reports
+				// it running only after that: late in its interval, not at the start.
+				m.Evidence[0].Note = "postStart hook: started once the hook returned, reported after it"
+			} else {
+				r.startedWithRun = true // no startup probe: started as soon as it ran
+				m.Evidence[0].Note = "no startup probe: started when it ran"
+			}
 		}
 		r.flags = append(r.flags, m)
 		r.started = append(r.started, &r.flags[len(r.flags)-1])

@@ -116,7 +116,7 @@ func randomStream(r *rand.Rand) []timeline.Observation {
 	specs := make([]timeline.ContainerObservation, n)
 	for i := range specs {
 		specs[i] = timeline.ContainerObservation{Name: fmt.Sprintf("c%d", i), Kind: kinds[r.IntN(len(kinds))],
-			HasStartupProbe: r.IntN(3) == 0, HasPreStop: r.IntN(3) == 0}
+			HasStartupProbe: r.IntN(3) == 0, HasPreStop: r.IntN(3) == 0, HasPostStart: r.IntN(4) == 0}
 	}
 	type run struct {
 		attempt            int32

@@ -84,9 +84,19 @@ func probeFailures(ms []Milestone, probe string) int32 {
 // startedWhy says when a run passed its startup probe, or that it has none.
 func startedWhy(spec ContainerObservation, ms []Milestone) string {
 	if !spec.HasStartupProbe {
-		return "no startupProbe: started as soon as it ran"
+		return noProbeStartedWhy(spec)
 	}
 	return probeWhy("startupProbe", spec.Startup, probeFailures(ms, "Startup"))
+}
+
+// noProbeStartedWhy says when a container with no startup probe counts as started: as soon as
+// it runs, or once its postStart hook has returned.
+func noProbeStartedWhy(spec ContainerObservation) string {
+	if spec.HasPostStart {
+		return "no startupProbe, a postStart hook: started once the hook returned (the kubelet runs it to its end " +
+			"before it counts the container started and starts the next one)"
+	}
+	return "no startupProbe: started as soon as it ran"
 }
 
 // restartWhy says what the kubelet waited before restart a: last time's why when prev is run a
@@ -147,7 +157,7 @@ func startGapWhy(from, to *Milestone, specOf func(string) ContainerObservation) 
 	switch {
 	case from.Kind == MStart && to.Kind == MStarted:
 		if spec := specOf(to.Container); !spec.HasStartupProbe {
-			return "no startupProbe: started as soon as it ran"
+			return noProbeStartedWhy(spec)
 		}
 		return to.Why
 	case from.Kind == MStarted && (to.Kind == MStart || to.Kind == MRestart):
