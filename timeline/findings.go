@@ -49,6 +49,7 @@ var findingRules = []struct {
 	{FindingGraceSpentByApps, graceSpentByApps},
 	{FindingRestartPolicyOnApp, restartPolicyOnApp},
 	{FindingAppCrashedPodRunning, appCrashedPodRunning},
+	{FindingPostStartDelays, postStartDelays},
 }
 
 // podFacts are what the finding rules read beyond the Pod: taken when it is derived.

@@ -207,3 +207,34 @@ func appCrashedPodRunning(p *Pod, f *podFacts) []Finding {
 		quote(crashed.Container), deref(crashed.ExitCode), p.offset(crashed.At), strings.Join(quoteAll(running), ", "),
 		strings.Join(quoteAll(running), ", "))}}
 }
+
+// postStartDelays: the kubelet runs a postStart hook to its end before it counts the container
+// started (a sidecar with no startup probe) and before it starts the next container, so a hook
+// that takes long holds back every container after it. Only where nothing else is waited for (no
+// startup probe) and the next container certainly started more than a second after this one.
+func postStartDelays(p *Pod, f *podFacts) []Finding {
+	var out []Finding
+	for i := range p.Containers {
+		c := &p.Containers[i]
+		spec := f.spec(i, c.Name)
+		next := nextContainer(p, i)
+		if !spec.HasPostStart || spec.HasStartupProbe || next == nil || c.Kind == KindInit ||
+			(c.Kind == KindApp && next.Kind != KindApp) {
+			continue
+		}
+		start, nextStart := c.Find(MStart, 0), next.Find(MStart, 0)
+		if start == nil || nextStart == nil {
+			continue
+		}
+		s := spanBetween(start, nextStart, true)
+		if s.Min < time.Second {
+			continue
+		}
+		out = append(out, Finding{Severity: SeverityInfo, Container: c.Name, Text: fmt.Sprintf(
+			"the postStart hook of %s %s held back %s, which started %.1fs ±%.1f after it: the kubelet runs the hook "+
+				"to its end before it counts the container started and starts the next one. Keep slow work out of the "+
+				"hook (a startupProbe can hold the next container back instead).",
+			c.Kind, quote(c.Name), quote(next.Name), s.Value.Seconds(), s.Plus().Seconds())})
+	}
+	return out
+}

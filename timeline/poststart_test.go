@@ -69,3 +69,37 @@ func TestNoPostStartHookStartedWithRun(t *testing.T) {
 		t.Errorf("started's why %q names a hook there is not", started.Why)
 	}
 }
+
+// TestFindingPostStartDelays: a hook that certainly held the next container back more than a
+// second is named; no hook, or a startup probe the kubelet waits for as well, is not.
+func TestFindingPostStartDelays(t *testing.T) {
+	fs := hookPod(true).Findings()
+	var got []timeline.Finding
+	for _, f := range fs {
+		if f.ID == timeline.FindingPostStartDelays {
+			got = append(got, f)
+		}
+	}
+	if len(got) != 1 || got[0].Container != "proxy" || got[0].Severity != timeline.SeverityInfo ||
+		!strings.Contains(got[0].Text, "postStart hook of sidecar `proxy` held back `app`") {
+		t.Errorf("findings %+v: want one naming proxy's hook holding back app", fs)
+	}
+	for _, f := range hookPod(false).Findings() {
+		if f.ID == timeline.FindingPostStartDelays {
+			t.Errorf("a finding of a hook there is not: %+v", f)
+		}
+	}
+}
+
+// TestFindingPostStartQuickHook: a hook after which the next container started at once is not
+// named.
+func TestFindingPostStartQuickHook(t *testing.T) {
+	side := running("proxy", timeline.KindSidecar, 1, true, "s")
+	side.RestartPolicy, side.HasPostStart = "Always", true
+	p := snapshotOf(timeline.Observation{Pod: pod("a", side, running("app", timeline.KindApp, 1, true, "a")), Received: sec(1.5)})
+	for _, f := range p.Findings() {
+		if f.ID == timeline.FindingPostStartDelays {
+			t.Errorf("a quick hook named: %+v", f)
+		}
+	}
+}

@@ -296,6 +296,7 @@ const (
 	FindingGraceSpentByApps     FindingID = "grace-spent-by-apps"
 	FindingRestartPolicyOnApp   FindingID = "restart-policy-on-app"
 	FindingAppCrashedPodRunning FindingID = "app-crashed-pod-running"
+	FindingPostStartDelays      FindingID = "poststart-delays-start"
 )
 
 // Job is a Job's own lane: its conditions over time.
