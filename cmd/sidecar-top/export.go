@@ -18,13 +18,14 @@ import (
 
 // exportCommandOptions are the flags of sidecar-top export.
 type exportCommandOptions struct {
-	format string
-	output string
+	output string // -o: the format
+	format string // --format: the same, its older name
+	file   string // --output-file
 	pod    string
 	otlp   otlpFlags
 }
 
-// otlpFlags say where --format otlp sends.
+// otlpFlags say where -o otlp sends.
 type otlpFlags struct {
 	endpoint string
 	insecure bool
@@ -43,7 +44,7 @@ func (o *otlpFlags) options() export.OTLPOptions {
 func newExportCommand(s streams) *cobra.Command {
 	opts := &exportCommandOptions{}
 	cmd := &cobra.Command{
-		Use:   "export FILE --format perfetto|markdown|svg|otlp [-o OUT]",
+		Use:   "export FILE -o perfetto|markdown|svg|otlp [--output-file OUT]",
 		Short: "Write a recording's timeline for Perfetto, a GitHub issue, a picture, or an OTLP backend",
 		Long: `export plays a recording to its end, as replay does, and writes its final timeline in
 another form (FILE - reads standard input):
@@ -61,31 +62,66 @@ another form (FILE - reads standard input):
             unless --otlp-insecure; --shift-to-now moves every time by one amount so that the
             traces end now (each root span says by how much: sidecar_top.time_shift_s).
 
-Text formats go to standard output unless -o OUT is given. --pod keeps one pod of a workload.
+-o (--output, or --format) is the format, as -o is everywhere. Text formats go to standard
+output unless --output-file OUT is given. --pod keeps one pod of a workload.
 The OTEL_EXPORTER_OTLP_* environment variables apply where a flag is not given.`,
-		Example: `  sidecar-top export checkout.jsonl --format perfetto -o checkout.trace.json
-  sidecar-top export checkout.jsonl --format markdown | gh issue comment 42 -F -
-  sidecar-top export checkout.jsonl --format svg -o checkout.svg
-  sidecar-top export checkout.jsonl --format otlp --otlp-endpoint http://localhost:4318`,
+		Example: `  sidecar-top export checkout.jsonl -o perfetto --output-file checkout.trace.json
+  sidecar-top export checkout.jsonl -o markdown | gh issue comment 42 -F -
+  sidecar-top export checkout.jsonl -o svg --output-file checkout.svg
+  sidecar-top export checkout.jsonl -o otlp --otlp-endpoint http://localhost:4318`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return opts.run(cmd.Context(), s, args[0])
 		},
 	}
 	fs := cmd.Flags()
-	fs.StringVar(&opts.format, "format", "", "perfetto, markdown, svg or otlp (required)")
-	fs.StringVarP(&opts.output, "output", "o", "", "the file to write (text formats; default standard output)")
+	fs.StringVarP(&opts.output, "output", "o", "", "the format (required): perfetto, markdown, svg or otlp")
+	fs.StringVar(&opts.format, "format", "", "the same as -o")
+	fs.StringVar(&opts.file, "output-file", "", "the file to write (text formats; default standard output)")
 	fs.StringVar(&opts.pod, "pod", "", "export only the pod of this name or UID")
 	opts.otlp.addFlags(fs)
-	_ = cmd.MarkFlagRequired("format")
-	_ = cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		var names []string
-		for _, f := range export.Formats() {
-			names = append(names, string(f))
-		}
-		return names, cobra.ShellCompDirectiveNoFileComp
-	})
+	for _, name := range []string{"output", "format"} {
+		_ = cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return exportFormatNames(), cobra.ShellCompDirectiveNoFileComp
+		})
+	}
 	return cmd
+}
+
+func exportFormatNames() []string {
+	var names []string
+	for _, f := range export.Formats() {
+		names = append(names, string(f))
+	}
+	return names
+}
+
+// exportFormat is the format -o or --format gives. -o was once the file, as it is in no other
+// command: a value that names no format is taken for that old form and refused with the flag
+// that is the file now.
+func (o *exportCommandOptions) exportFormat() (export.Format, error) {
+	if o.output != "" {
+		if _, err := export.ParseFormat(o.output); err != nil {
+			return "", fmt.Errorf("-o %q: -o is the format (%s); export's file is --output-file %s", o.output, orList(exportFormatNames()), o.output)
+		}
+	}
+	switch {
+	case o.output == "" && o.format == "":
+		return "", fmt.Errorf("give the format: -o %s", orList(exportFormatNames()))
+	case o.output != "" && o.format != "" && o.output != o.format:
+		return "", fmt.Errorf("--format %s and -o %s: give the format once", o.format, o.output)
+	case o.output != "":
+		return export.ParseFormat(o.output)
+	}
+	return export.ParseFormat(o.format)
+}
+
+// orList is "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 func (o *otlpFlags) addFlags(fs *pflag.FlagSet) {
@@ -110,15 +146,15 @@ func (o *otlpFlags) given() string {
 
 // run reads the recording and writes or sends its timeline.
 func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) error {
-	f, err := export.ParseFormat(o.format)
+	f, err := o.exportFormat()
 	if err != nil {
 		return err
 	}
-	if !f.Text() && o.output != "" {
-		return errors.New("-o: --format otlp sends to --otlp-endpoint; it writes no file")
+	if !f.Text() && o.file != "" {
+		return errors.New("--output-file: -o otlp sends to --otlp-endpoint; it writes no file")
 	}
 	if name := o.otlp.given(); f.Text() && name != "" {
-		return fmt.Errorf("--%s is for --format otlp, not %s", name, f)
+		return fmt.Errorf("--%s is for -o otlp, not %s", name, f)
 	}
 	if !f.Text() {
 		if err := export.CheckEndpoint(o.otlp.endpoint); err != nil {
@@ -127,8 +163,8 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 	}
 	var inputs inputFiles
 	inputs.add(name, s.In)
-	if o.output != "" && o.output != "-" {
-		if err := inputs.refuse("-o", o.output); err != nil {
+	if o.file != "" && o.file != "-" {
+		if err := inputs.refuse("--output-file", o.file); err != nil {
 			return err // before the recording is read
 		}
 	}
@@ -162,7 +198,7 @@ func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) 
 		say(s.ErrOut, "sent %d pods' traces to %s%s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint), shifted)
 		return nil
 	}
-	return writeExport(s.Out, f, o.output, in, inputs)
+	return writeExport(s.Out, f, o.file, in, inputs)
 }
 
 // writeExport writes in in format f to path, or to out when path is empty or -; never over one

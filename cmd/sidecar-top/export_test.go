@@ -26,13 +26,17 @@ func TestExportBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"export", rec}, `required flag(s) "format" not set`},
+		{[]string{"export", rec}, "give the format: -o perfetto, markdown, svg or otlp"},
 		{[]string{"export", rec, "--format", "png"}, `unknown export format "png"`},
-		{[]string{"export", "--format", "svg"}, "accepts 1 arg(s)"},
-		{[]string{"export", rec, "--format", "otlp", "-o", "x"}, "writes no file"},
-		{[]string{"export", rec, "--format", "svg", "--otlp-endpoint", "http://x"}, "--otlp-endpoint is for --format otlp"},
+		{[]string{"export", rec, "-o", "png"}, `-o "png": -o is the format (perfetto, markdown, svg or otlp); export's file is --output-file png`},
+		{[]string{"export", "-o", "svg"}, "accepts 1 arg(s)"},
+		{[]string{"export", rec, "-o", "otlp", "--output-file", "x"}, "writes no file"},
+		// The old form, -o FILE, is refused in one line that names --output-file.
+		{[]string{"export", rec, "--format", "svg", "-o", "out.svg"}, `-o "out.svg": -o is the format (perfetto, markdown, svg or otlp); export's file is --output-file out.svg`},
+		{[]string{"export", rec, "--format", "svg", "-o", "markdown"}, "--format svg and -o markdown: give the format once"},
+		{[]string{"export", rec, "--format", "svg", "--otlp-endpoint", "http://x"}, "--otlp-endpoint is for -o otlp"},
 		{[]string{"export", rec, "--format", "otlp", "--otlp-endpoint", "ftp://x"}, `--otlp-endpoint "ftp://x"`},
-		{[]string{"export", rec, "--format", "svg", "--shift-to-now"}, "--shift-to-now is for --format otlp"},
+		{[]string{"export", rec, "--format", "svg", "--shift-to-now"}, "--shift-to-now is for -o otlp"},
 		// A HOST:PORT that cannot be sent to is refused before the recording is read.
 		{[]string{"export", "/does/not/exist.jsonl", "--format", "otlp", "--otlp-endpoint", "localhost:4318/v1/traces"},
 			`--otlp-endpoint "localhost:4318/v1/traces": a path needs a scheme: http://localhost:4318/v1/traces or https://`},
@@ -54,8 +58,8 @@ func TestExportBadInput(t *testing.T) {
 	}
 }
 
-// TestExportWrites: each text format of a recording, to standard output and to -o FILE, is what
-// the export package writes for it.
+// TestExportWrites: each text format of a recording, to standard output and to --output-file
+// FILE, is what the export package writes for it; -o FORMAT and --format FORMAT are the same.
 func TestExportWrites(t *testing.T) {
 	rec := recordingPath("job-native-sidecar")
 	f, err := os.Open(rec)
@@ -74,23 +78,25 @@ func TestExportWrites(t *testing.T) {
 			if err := export.Write(&want, format, in); err != nil {
 				t.Fatal(err)
 			}
-			code, stdout, stderr := runCmd(t, "export", rec, "--format", string(format))
-			if code != 0 || stderr != "" {
-				t.Fatalf("exit %d, stderr %q", code, stderr)
-			}
-			if diff := cmp.Diff(stdout, want.String()); diff != "" {
-				t.Errorf("standard output (-got +want):\n%s", diff)
+			for _, flag := range []string{"-o", "--format"} {
+				code, stdout, stderr := runCmd(t, "export", rec, flag, string(format))
+				if code != 0 || stderr != "" {
+					t.Fatalf("%s: exit %d, stderr %q", flag, code, stderr)
+				}
+				if diff := cmp.Diff(stdout, want.String()); diff != "" {
+					t.Errorf("%s: standard output (-got +want):\n%s", flag, diff)
+				}
 			}
 			out := filepath.Join(t.TempDir(), "out")
-			if code, stdout, stderr := runCmd(t, "export", rec, "--format", string(format), "-o", out); code != 0 || stdout != "" || stderr != "" {
-				t.Fatalf("-o: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+			if code, stdout, stderr := runCmd(t, "export", rec, "-o", string(format), "--output-file", out); code != 0 || stdout != "" || stderr != "" {
+				t.Fatalf("--output-file: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 			}
 			got, err := os.ReadFile(out)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(string(got), want.String()); diff != "" {
-				t.Errorf("-o %s (-got +want):\n%s", out, diff)
+				t.Errorf("--output-file %s (-got +want):\n%s", out, diff)
 			}
 		})
 	}

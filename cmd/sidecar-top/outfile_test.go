@@ -38,9 +38,9 @@ func TestOutputNeverInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{[]string{"export", rec, "--format", "markdown", "-o", rec}, 1, "-o " + rec + " is " + rec + ", which this run reads"},
-		{[]string{"export", rec, "--format", "svg", "-o", link}, 1, "is the same file as " + rec},
-		{[]string{"export", link, "--format", "perfetto", "-o", hard}, 1, "is the same file as " + link},
+		{[]string{"export", rec, "--format", "markdown", "--output-file", rec}, 1, "--output-file " + rec + " is " + rec + ", which this run reads"},
+		{[]string{"export", rec, "--format", "svg", "--output-file", link}, 1, "is the same file as " + rec},
+		{[]string{"export", link, "--format", "perfetto", "--output-file", hard}, 1, "is the same file as " + link},
 		{[]string{"check", rec, "--assert", "app.restarts == 0", "--junit", rec}, 2, "--junit " + rec + " is " + rec},
 		{[]string{"check", rec, "--assert", "app.restarts == 0", "--junit", link}, 2, "is the same file as " + rec},
 		{[]string{"--kubeconfig", cfg, "pod/x", "--export", "markdown=" + cfg}, 1, "--export markdown " + cfg + " is " + cfg},
