@@ -39,6 +39,7 @@ var findingRules = []struct {
 	{FindingClassicSidecarBlocks, classicSidecarBlocks},
 	{FindingKilledAfterGrace, killedAfterGrace},
 	{FindingReadinessHeld, readinessHeldBySidecar},
+	{FindingReadinessGateHeld, readinessGateHeld},
 	{FindingCrashLoop, crashLoop},
 	{FindingSlowStartup, slowStartup},
 	{FindingStoppedTogether, stoppedTogether},
@@ -58,6 +59,7 @@ type podFacts struct {
 	restartPolicy string
 	deleting      bool
 	readyNow      string    // the Ready condition's status now; "" without one
+	gatesHeld     string    // the readiness gates whose condition is not True now
 	lanes         []laneNow // in the pod's order
 }
 
@@ -101,7 +103,7 @@ func (f *podFacts) timedOut(i int, name string) bool {
 // newPodFacts sets f to ps's facts now, with lanes (as long as ps's) for the lanes'.
 func newPodFacts(f *podFacts, ps *podState, lanes []laneNow) {
 	*f = podFacts{restartPolicy: ps.last.RestartPolicy, deleting: ps.deletion != nil, readyNow: ps.readyNow,
-		grace: seconds(ps.last.GracePeriod), lanes: lanes}
+		gatesHeld: ps.gatesHeld, grace: seconds(ps.last.GracePeriod), lanes: lanes}
 	if ps.deletion != nil {
 		f.grace = seconds(ps.deletionGrace)
 	}
@@ -184,7 +186,7 @@ func killedAfterGrace(p *Pod, _ *podFacts) []Finding {
 // readinessHeldBySidecar: a native sidecar's readiness counts toward the Pod's Ready condition.
 func readinessHeldBySidecar(p *Pod, f *podFacts) []Finding {
 	out := readyWaitedForSidecars(p)
-	if f.readyNow == "False" && p.Phase == "Running" {
+	if f.readyNow == "False" && p.Phase == "Running" && f.gatesHeld == "" {
 		if m, ok := notReadyForSidecars(f); ok {
 			out = append(out, m)
 		}
@@ -199,9 +201,17 @@ func readyWaitedForSidecars(p *Pod) []Finding {
 	var waitedFor []string // sidecars the Pod's Ready waited for, once each
 	times := map[string][]string{}
 	idx := newReadyIndex(p)
+	gated := false // the last Ready change was the readiness gates holding the pod
 	for _, m := range p.Milestones.All() {
+		if m.Kind == MNotReady {
+			gated = m.Reason == reasonGatesNotReady
+		}
 		if m.Kind != MReady {
 			continue
+		}
+		if gated {
+			gated = false
+			continue // it waited for the gates, every container ready
 		}
 		last := idx.lastBefore(m.Latest.Add(second))
 		if last == nil || kindOf(p, last.Container) != KindSidecar {

@@ -24,7 +24,10 @@ func (m *Milestone) Failed() bool {
 func (m *Milestone) Detail() string {
 	var parts []string
 	generic := m.Kind == MExit && (m.Reason == "Error" || m.Reason == "Completed")
-	if m.Reason != "" && m.Kind != MCondition && !generic {
+	switch {
+	case m.Kind == MNotReady && m.Reason == reasonGatesNotReady && m.Message != "":
+		parts = append(parts, m.Message) // which gates: more than the reason says
+	case m.Reason != "" && m.Kind != MCondition && !generic:
 		parts = append(parts, m.Reason)
 	}
 	switch {

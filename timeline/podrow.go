@@ -7,10 +7,10 @@ import (
 
 // podRowCache is the pod row as derived last time, and how many conditions it has taken in.
 type podRowCache struct {
-	list      seqBuilder[Milestone]
-	conds     int
-	everReady bool
-	deleting  *Milestone // the deletion request's milestone, if any (a copy)
+	list     seqBuilder[Milestone]
+	conds    int
+	ready    readyState
+	deleting *Milestone // the deletion request's milestone, if any (a copy)
 }
 
 // podRow brings the pod row up to date: a new Ready condition is added to it; any other change
@@ -21,7 +21,7 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 		ps.rowDirty = false
 		clear(d.ev) // the row's evidence is made in the scratch, as a lane's is
 		d.ev = d.ev[:0]
-		ms, everReady := d.podMilestones(ps, d.row[:0])
+		ms, ready := d.podMilestones(ps, d.row[:0])
 		d.row = ms[:0] // the list below copies them
 		sortMilestones(ms)
 		for i := range ms {
@@ -35,12 +35,12 @@ func (d *deriver) podRow(ps *podState) Seq[Milestone] {
 				rc.deleting = &del
 			}
 		}
-		rc.conds, rc.everReady = ps.conditions.len(), everReady
+		rc.conds, rc.ready = ps.conditions.len(), ready
 		return rc.list.view()
 	}
 	for i := rc.conds; i < ps.conditions.len(); i++ {
 		c := ps.conditions.at(i)
-		if m, ok := d.readyMilestone(c, &rc.everReady); ok {
+		if m, ok := d.readyMilestone(c, &rc.ready); ok {
 			m.Offset = offsetFrom(ps.created(), &m)
 			j := rc.list.len()
 			for j > 0 && Before(&m, rc.list.at(j-1)) {
@@ -77,16 +77,25 @@ func keepRow(list *seqBuilder[Milestone], ms []Milestone) {
 }
 
 // readyMilestone is the pod row's milestone for a Ready condition change: ready, or not-ready
-// once it has been ready. everReady carries what came before.
-func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone, bool) {
+// once it has been ready or when readiness gates hold it. st carries what came before.
+func (d *deriver) readyMilestone(c *conditionChange, st *readyState) (Milestone, bool) {
 	if c.Type != "Ready" {
 		return Milestone{}, false
 	}
+	heldBy := st.heldBy
+	st.heldBy = ""
 	switch {
 	case c.Status == "True":
-		*everReady = true
-		return d.rowCondition(MReady, c), true
-	case *everReady:
+		st.ever = true
+		m := d.rowCondition(MReady, c)
+		if heldBy != "" {
+			m.Why = gatesReadyWhy(heldBy)
+		}
+		return m, true
+	case c.Reason == reasonGatesNotReady:
+		st.heldBy = c.Message
+		return d.gatesHeldMilestone(c), true
+	case st.ever:
 		m := d.rowCondition(MNotReady, c)
 		m.Reason = c.Reason
 		return m, true
@@ -96,7 +105,7 @@ func (d *deriver) readyMilestone(c *conditionChange, everReady *bool) (Milestone
 
 // podMilestones are the pod row's milestones: created, scheduled, initialized, containers ready, ready and
 // not-ready, deletion requested, terminal phase and deletion from the API.
-func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, everReady bool) {
+func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ready readyState) {
 	ms = d.appendPodCreated(ps, ms)
 	ms = d.appendScheduled(ps, ms)
 	if c := ps.firstCondition("Initialized", "True"); c != nil {
@@ -111,7 +120,7 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 		ms = append(ms, d.rowCondition(MContainersReady, c))
 	}
 	for i := range ps.conditions.len() {
-		if m, ok := d.readyMilestone(ps.conditions.at(i), &everReady); ok {
+		if m, ok := d.readyMilestone(ps.conditions.at(i), &ready); ok {
 			ms = append(ms, m)
 		}
 	}
@@ -127,7 +136,7 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ev
 	if s := ps.deleted; s != nil {
 		ms = append(ms, d.observedMilestone(MDeleted, *s, "watch event DELETED", ps.firstSeen))
 	}
-	return ms, everReady
+	return ms, ready
 }
 
 // appendPodCreated appends the pod's creation, from its creationTimestamp: none when that is

@@ -15,6 +15,7 @@ type podState struct {
 	last          *PodObservation
 	lastObs       PodObservation
 	readyNow      string // the Status of the last observation's Ready condition; "" without one
+	gatesHeld     string // the readiness gates whose condition the last observation had not True
 	firstSeen     time.Time
 	lastSeen      time.Time // the receive time of the last observation of the pod
 	latestSeen    time.Time // the latest receive time of an observation of it (the clock can go back)
@@ -143,7 +144,11 @@ func (ps *podState) observe(r time.Time, t WatchType, p *PodObservation, names l
 	ps.clockBack = ps.clockBack || r.Before(prev)
 	ps.observeDeletion(t, p, s)
 	ps.observeStatus(r, p, s)
+	ps.gatesHeld = gatesNotTrue(p)
 	for _, c := range p.Conditions {
+		if c.Type == "Ready" && c.Reason == reasonGatesNotReady && ps.gatesHeld != "" {
+			c.Message = gatesHeldText(ps.gatesHeld) // which, from the spec, as the pod row says it
+		}
 		ps.observeCondition(c, r, s)
 	}
 	ps.obsN++
@@ -206,7 +211,7 @@ func (ps *podState) observeCondition(c Condition, r time.Time, s seen) {
 	}
 	switch c.Type {
 	case "Ready":
-		if !hasConditionChange(&ps.conditions, c) {
+		if !hasConditionChange(&ps.conditions, c) || heldByGatesAnew(&ps.conditions, c) {
 			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 		}
 	case "PodScheduled", "Initialized", "ContainersReady":

@@ -285,6 +285,7 @@ const (
 	FindingClassicSidecarBlocks FindingID = "classic-sidecar-blocks"
 	FindingKilledAfterGrace     FindingID = "killed-after-grace"
 	FindingReadinessHeld        FindingID = "readiness-held-by-sidecar"
+	FindingReadinessGateHeld    FindingID = "readiness-gate-held"
 	FindingSidecarNotReady      FindingID = "sidecar-not-ready"
 	FindingCrashLoop            FindingID = "crash-loop"
 	FindingSlowStartup          FindingID = "slow-startup"
