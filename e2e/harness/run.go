@@ -40,6 +40,9 @@ type Run struct {
 	// Deletion is when this machine's clock read just before and just after `kubectl delete`
 	// returned: the deletion request reached the API server in between.
 	Deletion [2]time.Time
+	// Acts are when this machine's clock read just before and just after the scenario did what
+	// else it names (set a readiness gate's condition, ran kubectl debug).
+	Acts map[string][2]time.Time
 
 	logs *Collector
 }

@@ -98,5 +98,5 @@ func All() []Scenario {
 		MatrixAppExceedsGrace, MatrixSidecarExceedsGrace,
 		MatrixDeleteInInit, MatrixDeleteBeforeStarted,
 		MatrixStartupProbeKills, MatrixLivenessProbeKills, MatrixSidecarRecovers,
-	}, FindingScenarios()...)
+	}, append(FindingScenarios(), BehaviourScenarios()...)...)
 }
