@@ -35,11 +35,12 @@ type Builder struct {
 	touched  []*podState
 
 	d        deriver
-	changed  bool // something changed since the last Snapshot
-	reorder  bool // a pod's creation changed: sort the pod list again
-	orphaned bool // the Events waiting for their object changed
-	final    bool // Final was called: nothing more is taken
-	taken    bool // a snapshot has been taken: last is it
+	keep     func(*Pod) bool // brief mode: which pods are kept whole (see Brief); nil: all
+	changed  bool            // something changed since the last Snapshot
+	reorder  bool            // a pod's creation changed: sort the pod list again
+	orphaned bool            // the Events waiting for their object changed
+	final    bool            // Final was called: nothing more is taken
+	taken    bool            // a snapshot has been taken: last is it
 	last     Snapshot
 }
 
@@ -385,7 +386,7 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	for i := b.listFrom; i < len(b.podList); i++ {
 		ps := b.podList[i]
 		ps.index = i
-		derive(&b.d, ps)
+		b.derive(ps)
 		if i < b.podSeq.len() {
 			if *b.podSeq.at(i) != ps.out {
 				b.podSeq.set(i, ps.out)
@@ -397,7 +398,7 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	b.listFrom = len(b.podList)
 	for _, ps := range b.touched {
 		if ps.dirty {
-			derive(&b.d, ps)
+			b.derive(ps)
 			b.podSeq.set(ps.index, ps.out)
 		}
 	}
@@ -406,10 +407,21 @@ func (b *Builder) podTimelines() Seq[*Pod] {
 	return b.podSeq.view()
 }
 
-// derive derives a pod again, with d, if it changed.
+// derive derives a pod again, with d, if it changed: afresh if what was kept is its brief.
 func derive(d *deriver, ps *podState) {
 	if ps.dirty || ps.out == nil {
 		ps.dirty = false
+		if ps.out != nil && ps.out.Brief {
+			ps.out = nil
+		}
 		ps.out = d.pod(ps)
+	}
+}
+
+// derive derives a pod again if it changed, and in brief mode keeps its brief if so asked.
+func (b *Builder) derive(ps *podState) {
+	if ps.dirty || ps.out == nil {
+		derive(&b.d, ps)
+		b.briefOrKeep(ps)
 	}
 }

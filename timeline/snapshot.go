@@ -68,6 +68,10 @@ type Pod struct {
 	// Requests and Limits are what the pod asks of the scheduler with its sidecars, by resource.
 	Requests map[string]string `json:"requests,omitempty"`
 	Limits   map[string]string `json:"limits,omitempty"`
+	// Brief says this is the pod's brief, from a Builder in brief mode (see Builder.Brief): its
+	// fields, gaps, findings, and of each lane its last run's exit and last state change; no pod
+	// row, Events or other milestone. Refresh has it derived whole.
+	Brief bool `json:"-"`
 
 	memo *podMemo // what is derived on demand: rows, findings
 }
