@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"reflect"
 	"testing"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // final plays an embedded recording to its end.
@@ -216,6 +218,50 @@ func TestDocument(t *testing.T) {
 			if !ok || g.Min > g.Value || g.Value > g.Max {
 				t.Errorf("sc-c deletion-to-last-exit: %+v", r.Gaps)
 			}
+		}
+	}
+}
+
+// TestRowsOfBriefs: a scope run in brief mode (timeline.Builder.Brief) keeps most pods as their
+// briefs; the table's row of a pod's brief is its row whole, at every frame.
+func TestRowsOfBriefs(t *testing.T) {
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd, err := watch.NewReader(f, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		feed := source.Of(rd)
+		whole, brief := timeline.NewBuilder(), timeline.NewBuilder()
+		brief.Brief(func(*timeline.Pod) bool { return false })
+		for i := 0; ; i++ {
+			in, err := feed.Next(t.Context())
+			if err != nil {
+				break
+			}
+			if o, ok := feed.Observe(in); ok {
+				whole.Apply(o)
+				brief.Apply(o)
+			}
+			if i%5 == 0 {
+				sameRows(t, name, whole.Snapshot(), brief.Snapshot())
+			}
+		}
+		sameRows(t, name, whole.Snapshot(), brief.Snapshot())
+		f.Close()
+	}
+}
+
+func sameRows(t *testing.T, name string, whole, brief timeline.Snapshot) {
+	t.Helper()
+	var a, b Rows
+	wr, br := a.Of(whole, nil), b.Of(brief, nil)
+	for i := range wr {
+		if !reflect.DeepEqual(*wr[i], *br[i]) {
+			t.Fatalf("%s: the row of pod %s's brief\n%+v\nwhole\n%+v", name, wr[i].Name, *br[i], *wr[i])
 		}
 	}
 }

@@ -118,6 +118,20 @@ func (e *Engine) Stream() *timeline.Stream {
 	return e.b.Stream(e.notes...)
 }
 
+// Brief puts the run's builder in brief mode (timeline.Builder.Brief): a pod is kept whole
+// only if keep says so.
+func (e *Engine) Brief(keep func(*timeline.Pod) bool) { e.b.Brief(keep) }
+
+// Refresh has these pods derived again at the next snapshot ("" is none).
+func (e *Engine) Refresh(uids ...string) {
+	for _, uid := range uids {
+		if uid != "" {
+			e.b.Refresh(uid)
+			e.dirty = true
+		}
+	}
+}
+
 // Items counts the inputs added, observations or not.
 func (e *Engine) Items() int { return e.items }
 

@@ -21,6 +21,9 @@ type Options struct {
 	// and Result.Final: for output that writes the end pod by pod (replay -o json). show and
 	// Until see the frames before the end only.
 	Stream bool
+	// Brief, for a live scope, keeps only the pods with findings and the one in focus whole
+	// (see Focus); nil keeps every pod whole.
+	Brief *Focus
 }
 
 func (o Options) frame() time.Duration {
@@ -81,6 +84,7 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 		}
 	}()
 	e := NewEngine()
+	focus, focused := opts.brief(e)
 	var res Result
 	// watchErr stays until a frame has shown it: warnings that come while items flow (a log
 	// line sidecar-top could not use) are not lost, and those between two frames are joined.
@@ -146,10 +150,23 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 				idle = true
 				tick.Reset(max(idleFrame, opts.frame()))
 			}
+		case <-focus:
+			focused = opts.Brief.follow(e, focused)
+			frame(false, nil)
 		case <-linger:
 			return finish(nil)
 		case <-ctx.Done():
 			return finish(nil)
 		}
 	}
+}
+
+// brief puts e in brief mode if the options ask for it, and is the channel that says the focus
+// moved (nil if not) and the pod in focus.
+func (o Options) brief(e *Engine) (<-chan struct{}, string) {
+	if o.Brief == nil {
+		return nil, ""
+	}
+	e.Brief(o.Brief.keep)
+	return o.Brief.changed, o.Brief.get()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
 // fleetModel is a fleet view of every embedded recording's pods at once, at w×h.
@@ -165,5 +166,36 @@ func TestFleetSidecarsOnly(t *testing.T) {
 	m := fleetModel(t, 160, 20, true)
 	if !strings.Contains(m.View(), "5 pods") {
 		t.Errorf("header counts every pod:\n%s", m.View())
+	}
+}
+
+// TestFleetFocus: the view tells Config.Focus of the pod it opens and of its going back to the
+// table; a pod opened while the run holds only its brief says its timeline is on its way, not
+// lanes made of the brief.
+func TestFleetFocus(t *testing.T) {
+	e := play.NewEngine()
+	e.Brief(func(*timeline.Pod) bool { return false })
+	for _, name := range recordings.Names() {
+		for _, o := range readRecording(t, name) {
+			e.Apply(o)
+		}
+	}
+	var told []string
+	m := NewModel(Config{Target: "all namespaces", Mode: Live, Fleet: true, Styles: plainStyles(),
+		Focus: func(uid string) { told = append(told, uid) }})
+	m = resize(m, 120, 20)
+	next, _ := m.Update(FrameMsg(play.Frame{Snapshot: e.Snapshot(), Now: at(0)}))
+	m = next.(Model)
+	at := m.fleet.Selected()
+	m = pressRun(t, m, "enter")
+	if len(told) != 1 || told[0] != at {
+		t.Fatalf("enter on %s told the focus %q", at, told)
+	}
+	if v := m.View(); !strings.Contains(v, "deriving the pod's timeline") {
+		t.Errorf("a brief opened:\n%s", v)
+	}
+	m = pressRun(t, m, "esc")
+	if len(told) != 2 || told[1] != "" {
+		t.Errorf("esc back to the table told the focus %q", told)
 	}
 }

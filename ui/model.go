@@ -46,6 +46,10 @@ type Config struct {
 	// Fleet opens the view on the table of every pod (a namespace, the cluster: FleetTable);
 	// enter opens a pod's lanes, esc goes back. SidecarsOnly hides pods without a sidecar there.
 	Fleet, SidecarsOnly bool
+	// Focus, if set, is told the UID of the pod whose lanes the fleet view shows ("" back at the
+	// table): a live scope keeps only that pod's timeline whole (play.Focus), and shows the
+	// others' briefs until one is opened.
+	Focus func(uid string)
 }
 
 // ReplayControl is what the view asks of a replay; play.Replay is one. No call blocks.
@@ -92,9 +96,10 @@ type Model struct {
 	spinner spinner.Model
 	tick    time.Duration
 
-	snap  timeline.Snapshot
-	frame play.Frame
-	now   time.Time // the last tick live, the playhead in replay
+	snap    timeline.Snapshot
+	frame   play.Frame
+	focused string    // the pod Config.Focus was last told of
+	now     time.Time // the last tick live, the playhead in replay
 
 	width, height int
 	view          viewState
@@ -173,6 +178,26 @@ func (m Model) tickCmd() tea.Cmd {
 
 // Update handles a message and returns the updated model.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	if nm, ok := next.(Model); ok && nm.cfg.Focus != nil {
+		if uid := nm.openedPod(); uid != nm.focused {
+			nm.focused = uid
+			nm.cfg.Focus(uid)
+		}
+		return nm, cmd
+	}
+	return next, cmd
+}
+
+// openedPod is the pod whose lanes the fleet view shows; "" at the table.
+func (m *Model) openedPod() string {
+	if m.cfg.Fleet && m.view.inPod {
+		return m.view.pod
+	}
+	return ""
+}
+
+func (m Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height

@@ -52,6 +52,9 @@ func render(f *frame, memo *navMemo) string {
 		lines = append(lines, renderFleet(f, f.fleet, h)...)
 	case p == nil:
 		lines = append(lines, renderWaiting(f, h)...)
+	case p.Brief:
+		// A scope's pod opened a moment ago: its brief, until the frame with it whole.
+		lines = append(lines, "", "  "+f.spinner+" deriving the pod's timeline…")
 	case f.inspector.open:
 		lines = append(lines, f.inspector.render(f, p, h)...)
 	default:

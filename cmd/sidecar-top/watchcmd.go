@@ -108,6 +108,7 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		recorder = rec.recorder
 	}
 	src := source.Recorded(live, recorder) // each item recorded before it is applied
+	opts.Brief = briefFocus(t, rec, kube)
 	switch {
 	case fleetOut:
 		res, err = runFleetOut(ctx, s, kube, src, opts, t)
@@ -207,6 +208,7 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Sou
 		Fleet:     t.Kind == watch.TargetScope,
 		// A scope's pods without a sidecar are hidden by default across all namespaces.
 		SidecarsOnly: sidecarsOnly,
+		Focus:        focusSetter(opts.Brief),
 	})
 	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithInput(s.In), tea.WithOutput(s.Out), tea.WithContext(ctx))
 	type result struct {
@@ -226,6 +228,24 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Sou
 		return r.res, err
 	}
 	return r.res, r.err
+}
+
+// briefFocus is the focus of a live scope's brief mode (play.Focus: a pod kept whole only if it
+// has findings or is opened), or nil where every pod must be whole at the end or at every frame:
+// a recording (its --until, its exports), --export, and -o jsonl (every milestone as learnt).
+func briefFocus(t watch.Target, rec *recordOptions, kube *kubeOptions) *play.Focus {
+	if t.Kind != watch.TargetScope || rec != nil || len(kube.exports.specs) > 0 || kube.fleet.output == "jsonl" {
+		return nil
+	}
+	return play.NewFocus()
+}
+
+// focusSetter is what the view tells of the pod it opens: f's Set, or nothing without brief mode.
+func focusSetter(f *play.Focus) func(string) {
+	if f == nil {
+		return nil
+	}
+	return f.Set
 }
 
 // latest hands f to the view, replacing a frame it has not taken yet: the view draws at most
