@@ -72,8 +72,10 @@ func New(cfg Config, m *Metrics) *Agent {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	return &Agent{cfg: cfg, m: m, owners: newOwners(cfg.OwnerNames, cfg.MaxOwners), e: play.NewEngine(),
+	a := &Agent{cfg: cfg, m: m, owners: newOwners(cfg.OwnerNames, cfg.MaxOwners), e: play.NewEngine(),
 		pods: map[string]*podTrack{}, tombs: map[string]tombstone{}}
+	a.e.Brief(a.keep)
+	return a
 }
 
 // SetLeader says whether this replica leads (observes and sends) or stands by.

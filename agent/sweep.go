@@ -3,6 +3,7 @@ package agent
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 
@@ -33,6 +34,7 @@ func (a *Agent) sweep() {
 		if counting {
 			a.count(p, t)
 		}
+		a.e.Refresh(p.UID) // counted or skipped: its brief will do from now on (keep)
 	}
 	a.last = s
 	open := 0
@@ -42,7 +44,11 @@ func (a *Agent) sweep() {
 			continue
 		}
 		open++
-		if counting && a.cfg.Traces != nil && a.cfg.TraceAfter > 0 && !t.cut && now.Sub(t.pod.Created) >= a.cfg.TraceAfter {
+		if counting && a.traceDue(t.pod, t, now) {
+			if t.pod.Brief {
+				a.e.Refresh(t.pod.UID) // whole at the next sweep (keep), then sent
+				continue
+			}
 			t.cut = true
 			t.traceID = a.cfg.Traces.Send(t.pod)
 		}
@@ -100,4 +106,20 @@ func valid(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 func transient(err error) bool {
 	var t interface{ Transient() bool }
 	return errors.As(err, &t) && t.Transient()
+}
+
+// keep is the agent's brief mode (timeline.Builder.Brief): a pod is kept whole while it may yet
+// be counted or traced, and as its brief once it is done (its facts are kept either way): the
+// metrics read a pod's gaps, findings and lanes, which its brief holds; a trace reads it whole.
+func (a *Agent) keep(p *timeline.Pod) bool {
+	t := a.pods[p.UID]
+	if t != nil && t.done {
+		return false
+	}
+	return final(p) || a.traceDue(p, t, a.cfg.Now())
+}
+
+// traceDue reports whether the pod, open this long, is to have its trace cut now (TraceAfter).
+func (a *Agent) traceDue(p *timeline.Pod, t *podTrack, now time.Time) bool {
+	return a.cfg.Traces != nil && a.cfg.TraceAfter > 0 && (t == nil || !t.cut) && now.Sub(p.Created) >= a.cfg.TraceAfter
 }
