@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -183,12 +184,12 @@ func TestRowsKeepsUnchanged(t *testing.T) {
 	if len(first) != 1 || len(again) != 1 || first[0] != again[0] {
 		t.Fatalf("rows %v, %v", first, again)
 	}
-	if len(rs.prev) != 1 {
-		t.Errorf("Rows keeps %d pods, want the snapshot's 1", len(rs.prev))
+	if len(rs.order) != 1 {
+		t.Errorf("Rows keeps %d pods, want the snapshot's 1", len(rs.order))
 	}
 	rs.Of(timeline.Snapshot{}, nil)
-	if len(rs.prev) != 0 {
-		t.Errorf("Rows keeps %d pods after an empty snapshot", len(rs.prev))
+	if len(rs.order) != 0 {
+		t.Errorf("Rows keeps %d pods after an empty snapshot", len(rs.order))
 	}
 }
 
@@ -252,6 +253,52 @@ func TestRowsOfBriefs(t *testing.T) {
 		}
 		sameRows(t, name, whole.Snapshot(), brief.Snapshot())
 		f.Close()
+	}
+}
+
+// TestRowsFollowSnapshots: the rows Of keeps from frame to frame, looking only at what changed,
+// are the rows made afresh of each frame's snapshot, and a list it returned is never changed.
+func TestRowsFollowSnapshots(t *testing.T) {
+	f, err := recordings.Open("job-native-sidecar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rd, err := watch.NewReader(f, "job")
+	if err != nil {
+		t.Fatal(err)
+	}
+	feed := source.Of(rd)
+	b := timeline.NewBuilder()
+	var kept Rows
+	var lists [][]*Row
+	var copies [][]*Row
+	for {
+		in, err := feed.Next(t.Context())
+		if err != nil {
+			break
+		}
+		if o, ok := feed.Observe(in); ok {
+			b.Apply(o)
+		}
+		s := b.Snapshot()
+		got := kept.Of(s, nil)
+		var fresh Rows
+		want := fresh.Of(s, nil)
+		if len(got) != len(want) {
+			t.Fatalf("%d rows kept, %d afresh", len(got), len(want))
+		}
+		for i := range want {
+			if !reflect.DeepEqual(*got[i], *want[i]) {
+				t.Fatalf("row %d kept\n%+v\nafresh\n%+v", i, *got[i], *want[i])
+			}
+		}
+		lists, copies = append(lists, got), append(copies, slices.Clone(got))
+	}
+	for i := range lists {
+		if !slices.Equal(lists[i], copies[i]) {
+			t.Fatalf("the list of rows of frame %d was changed later", i)
+		}
 	}
 }
 

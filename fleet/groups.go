@@ -64,8 +64,8 @@ func (rs *Rows) GroupKey(uid string) string {
 // pods yields the pods of the last rows with their rows, in the snapshot's order.
 func (rs *Rows) pods() func(yield func(*timeline.Pod, *Row) bool) {
 	return func(yield func(*timeline.Pod, *Row) bool) {
-		for _, p := range rs.order {
-			if !yield(p, rs.prev[p]) {
+		for i, p := range rs.order {
+			if !yield(p, rs.last[i]) {
 				return
 			}
 		}

@@ -154,33 +154,61 @@ func boolInt(b bool) int {
 }
 
 // Rows keeps the rows of a timeline's pods from one snapshot to the next: a pod a snapshot
-// shares with the one before (the same *Pod) keeps its row, so a frame costs what changed.
-// The zero Rows is ready; one goroutine owns it.
+// shares with the one before (the same *Pod) keeps its row, and of a snapshot with as many pods
+// as the one before only the blocks of its list that changed are looked at, so a frame costs
+// what changed, not the cluster. The zero Rows is ready; one goroutine owns it.
 type Rows struct {
-	prev  map[*timeline.Pod]*Row
 	last  []*Row
-	order []*timeline.Pod // the pods of last, in its order
+	order []*timeline.Pod             // the pods of last, in its order
+	from  timeline.Seq[*timeline.Pod] // the list they were made from
+	made  bool
 }
 
 // Last is what Of returned last.
 func (rs *Rows) Last() []*Row { return rs.last }
 
-// Of is the rows of s's pods, in the snapshot's order; a row is not changed once made. owners
-// says which workload owns a Job.
+// Of is the rows of s's pods, in the snapshot's order; a row is not changed once made, nor a
+// list of rows once returned. owners says which workload owns a Job.
 func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) []*Row {
-	next := make(map[*timeline.Pod]*Row, s.Pods.Len())
+	if rs.made && s.Pods.Len() == len(rs.order) {
+		rs.update(s, owners)
+	} else {
+		rs.rebuild(s, owners)
+	}
+	rs.from, rs.made = s.Pods, true
+	return rs.last
+}
+
+// update makes again the rows of the pods in the blocks of s's list that changed.
+func (rs *Rows) update(s timeline.Snapshot, owners func(job string) (Owner, bool)) {
+	copied := false
+	for i, pp := range s.Pods.ChangedSince(rs.from) {
+		if rs.order[i] == *pp {
+			continue
+		}
+		if !copied {
+			rs.last, rs.order, copied = slices.Clone(rs.last), slices.Clone(rs.order), true
+		}
+		row := RowOf(*pp, owners)
+		rs.last[i], rs.order[i] = &row, *pp
+	}
+}
+
+// rebuild makes the rows of s's pods, keeping those of the pods the last rows had.
+func (rs *Rows) rebuild(s timeline.Snapshot, owners func(job string) (Owner, bool)) {
+	prev := make(map[*timeline.Pod]*Row, len(rs.order))
+	for i, p := range rs.order {
+		prev[p] = rs.last[i]
+	}
 	out := make([]*Row, 0, s.Pods.Len())
 	order := make([]*timeline.Pod, 0, s.Pods.Len())
 	for _, p := range s.Pods.Items() {
-		order = append(order, p)
-		r, ok := rs.prev[p]
+		r, ok := prev[p]
 		if !ok {
 			row := RowOf(p, owners)
 			r = &row
 		}
-		next[p] = r
-		out = append(out, r)
+		order, out = append(order, p), append(out, r)
 	}
-	rs.prev, rs.last, rs.order = next, out, order
-	return out
+	rs.last, rs.order = out, order
 }
