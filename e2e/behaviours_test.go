@@ -96,9 +96,16 @@ func TestEviction(t *testing.T) {
 	order(t, appExit, s1Sig, orSame)
 	order(t, s1Sig, s1Exit, strictly)
 	checkDeletion(t, r, p, appSig, s1Sig)
-	if del := harness.FindMilestone(p, "", timeline.MDeleting, 0); del != nil && del.Message != "grace period 5s" {
+	del := harness.FindMilestone(p, "", timeline.MDeleting, 0)
+	if del != nil && del.Message != "grace period 5s" {
 		t.Errorf("the deletion says %q, want the pod's own grace period 5s", del.Message)
 	}
+	// The API server marks the pod (DisruptionTarget) before it deletes it.
+	dis := want(t, p, "", timeline.MDisruption, 0)
+	if dis != nil && dis.Reason != "EvictionByEvictionAPI" {
+		t.Errorf("the disruption says %q, want EvictionByEvictionAPI", dis.Reason)
+	}
+	order(t, dis, del, orSame)
 	for _, c := range []string{"s1", "app"} {
 		none(t, p, c, timeline.MRestart)
 		none(t, p, c, timeline.MPreStop)
@@ -142,6 +149,7 @@ func TestDeleteGraceOverride(t *testing.T) {
 		t.Errorf("killed-after-grace says %q, want the 3s given", f.Text)
 	}
 	noFinding(t, p, timeline.FindingKilledAfterGrace, "s1")
+	none(t, p, "", timeline.MDisruption) // a delete is no disruption
 	if g := gapOf(p, "pod deletion → last exit (s1)"); g == nil || !strings.Contains(g.Why, "3s") {
 		t.Errorf("the deletion's gap %+v: want its why to name the 3s grace period", g)
 	}

@@ -48,6 +48,7 @@ var Kinds = map[timeline.MilestoneKind]Look{
 	timeline.MNotReady:        {"○", "N", Yellow, true, "not ready", LegendFull, 6},
 	timeline.MProbeFailed:     {"!", "!", Yellow, true, "probe failed", LegendFull + 1, 3},
 	timeline.MBackOff:         {"‖", "B", Red, true, "back-off", LegendFull + 2, 3},
+	timeline.MDisruption:      {"⊘", "E", Orange, true, "disruption", 0, 8},
 	timeline.MDeleting:        {"d", "d", Orange, true, "deleting", LegendFull + 6, 8},
 	timeline.MPreStop:         {"⇣", "P", Orange, false, "preStop hook", LegendFull + 8, 8},
 	timeline.MSigterm:         {"↯", "T", Orange, true, "SIGTERM", 4, 8},

@@ -63,6 +63,8 @@ var kinds = []KindInfo{
 		"a probe failed (reason Startup, Readiness or Liveness; count)"},
 	{MBackOff, ScopeContainer, 8, "back-off", "back_off", true, false,
 		"the kubelet backs off restarting the container"},
+	{MDisruption, ScopePod, 9, "disruption", "disruption", false, false,
+		"the pod is to be disrupted (DisruptionTarget; reason EvictionByEvictionAPI, DeletionByPodGC, PreemptionByScheduler, ...)"},
 	{MDeleting, ScopePod, 9, "deleting", "deleting", true, false,
 		"deletion was requested (deletionTimestamp)"},
 	{MPreStop, ScopeContainer, 10, "prestop", "prestop", true, false,

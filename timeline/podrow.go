@@ -104,7 +104,7 @@ func (d *deriver) readyMilestone(c *conditionChange, st *readyState) (Milestone,
 }
 
 // podMilestones are the pod row's milestones: created, scheduled, initialized, containers ready, ready and
-// not-ready, deletion requested, terminal phase and deletion from the API.
+// not-ready, disruption, deletion requested, terminal phase and deletion from the API.
 func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, ready readyState) {
 	ms = d.appendPodCreated(ps, ms)
 	ms = d.appendScheduled(ps, ms)
@@ -123,6 +123,12 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, re
 		if m, ok := d.readyMilestone(ps.conditions.at(i), &ready); ok {
 			ms = append(ms, m)
 		}
+	}
+	if c := ps.firstCondition("DisruptionTarget", "True"); c != nil {
+		// Why the pod is to go, as the API server, the scheduler or the pod garbage collector said.
+		m := d.rowCondition(MDisruption, c)
+		m.Reason, m.Message = c.Reason, c.Message
+		ms = append(ms, m)
 	}
 	if s := ps.deletion; s != nil {
 		ms = append(ms, d.deletingMilestone(ps, s))

@@ -201,7 +201,8 @@ func (ps *podState) observeStatus(r time.Time, p *PodObservation, s seen) {
 }
 
 // observeCondition keeps what the pod row shows of a condition received at r: every Ready
-// change, and when PodScheduled, Initialized and ContainersReady first became True; that is all
+// change, and when PodScheduled, Initialized, ContainersReady and DisruptionTarget first became
+// True; that is all
 // that is kept of the conditions. (A crash loop flips ContainersReady and
 // PodReadyToStartContainers in every cycle. The findings read the Ready condition's status as it
 // is now, from readyNow.)
@@ -214,7 +215,7 @@ func (ps *podState) observeCondition(c Condition, r time.Time, s seen) {
 		if !hasConditionChange(&ps.conditions, c) || heldByGatesAnew(&ps.conditions, c) {
 			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
 		}
-	case "PodScheduled", "Initialized", "ContainersReady":
+	case "PodScheduled", "Initialized", "ContainersReady", "DisruptionTarget":
 		if bit := firstTrueBit(c.Type); c.Status == "True" && ps.firstTrue&bit == 0 {
 			ps.firstTrue |= bit
 			ps.conditions.insert(ps.conditions.len(), conditionChange{c, s})
@@ -290,6 +291,8 @@ func firstTrueBit(typ string) uint8 {
 		return 1
 	case "Initialized":
 		return 2
+	case "DisruptionTarget":
+		return 8
 	}
 	return 4 // ContainersReady
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // TestConditionsKept: of a pod's conditions the builder keeps Ready's changes and when
-// PodScheduled, Initialized and ContainersReady first became True, nothing of the others; a
-// pod whose readiness changes 101 times keeps those and three more, and its pod row shows
+// PodScheduled, Initialized, ContainersReady and DisruptionTarget first became True, nothing of
+// the others; a pod whose readiness changes 101 times keeps those and four more, and its pod row shows
 // ContainersReady from the snapshot after it first became True.
 func TestConditionsKept(t *testing.T) {
 	t0 := time.Date(2026, 12, 2, 9, 0, 0, 0, time.UTC)
@@ -41,7 +41,7 @@ func TestConditionsKept(t *testing.T) {
 	for i := range ps.conditions.len() {
 		counts[ps.conditions.at(i).Type]++
 	}
-	want := map[string]int{"Ready": 101, "PodScheduled": 1, "Initialized": 1, "ContainersReady": 1}
+	want := map[string]int{"Ready": 101, "PodScheduled": 1, "Initialized": 1, "ContainersReady": 1, "DisruptionTarget": 1}
 	for typ, n := range want {
 		if counts[typ] != n {
 			t.Errorf("%s: %d kept, want %d", typ, counts[typ], n)

@@ -167,9 +167,10 @@ const (
 	MScheduled       MilestoneKind = "scheduled"
 	MInitialized     MilestoneKind = "initialized"
 	MContainersReady MilestoneKind = "containers-ready"
-	MDeleting        MilestoneKind = "deleting" // deletion requested
-	MDeleted         MilestoneKind = "deleted"  // the object is gone from the API
-	MPhase           MilestoneKind = "phase"    // a terminal phase: Reason is Succeeded or Failed
+	MDisruption      MilestoneKind = "disruption" // DisruptionTarget: an eviction, the pod garbage collector, ...
+	MDeleting        MilestoneKind = "deleting"   // deletion requested
+	MDeleted         MilestoneKind = "deleted"    // the object is gone from the API
+	MPhase           MilestoneKind = "phase"      // a terminal phase: Reason is Succeeded or Failed
 	MCondition       MilestoneKind = "condition"
 )
 
