@@ -39,7 +39,7 @@ func startAgent(c config, l *level, n int) (running, error) {
 	}
 	url := "http://" + agentAddr + "/metrics"
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if v, ok := gauge(url, "sidecar_top_pods_watched"); ok && int(v) >= l.all {
+		if v, ok := gauge(url, "sidecar_top_pods_watched"); ok && int(v) >= n { // at least the benchmark's pods
 			return running{proc: p, ready: time.Since(began), scrape: url}, nil
 		}
 		if p.Exited() {
@@ -47,7 +47,7 @@ func startAgent(c config, l *level, n int) (running, error) {
 		}
 	}
 	p.Stop()
-	return running{}, fmt.Errorf("the agent did not watch %d pods in 3 minutes (see %s)", l.all, p.Out)
+	return running{}, fmt.Errorf("the agent did not watch %d pods in 3 minutes (see %s)", n, p.Out)
 }
 
 // startKSM runs kube-state-metrics with only its pod metrics and waits until it exports
@@ -64,7 +64,7 @@ func startKSM(c config, l *level, n int) (running, error) {
 	}
 	url := "http://127.0.0.1:" + ksmPort + "/metrics"
 	for deadline := time.Now().Add(3 * time.Minute); time.Now().Before(deadline); time.Sleep(200 * time.Millisecond) {
-		if count(url, "kube_pod_info{") >= l.all {
+		if count(url, "kube_pod_info{") >= n {
 			return running{proc: p, ready: time.Since(began), scrape: url}, nil
 		}
 		if p.Exited() {
@@ -72,7 +72,7 @@ func startKSM(c config, l *level, n int) (running, error) {
 		}
 	}
 	p.Stop()
-	return running{}, fmt.Errorf("kube-state-metrics did not export %d pods in 3 minutes (see %s)", l.all, p.Out)
+	return running{}, fmt.Errorf("kube-state-metrics did not export %d pods in 3 minutes (see %s)", n, p.Out)
 }
 
 // scrapeTimes GETs url times times, as Prometheus would (its text format), and returns each

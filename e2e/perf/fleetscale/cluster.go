@@ -79,3 +79,23 @@ func listTime(ctx context.Context, c kubernetes.Interface) (time.Duration, int, 
 	}
 	return time.Since(began), len(pods.Items), nil
 }
+
+// namespacesGone waits until the benchmark's namespaces, deleted, are gone: pods cannot be made
+// in a namespace being deleted.
+func namespacesGone(ctx context.Context, c kubernetes.Interface, s shape) error {
+	for i := range s.namespaces {
+		ns := fmt.Sprintf("scale-%d", i)
+		for {
+			_, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
+			if apierrors.IsNotFound(err) {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	return nil
+}

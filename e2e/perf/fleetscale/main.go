@@ -48,6 +48,7 @@ type config struct {
 	kubeconfig   string
 	out          string
 	keep         bool
+	clean        bool
 }
 
 func main() {
@@ -66,6 +67,7 @@ func main() {
 	flag.StringVar(&c.ksm, "ksm", "", "the kube-state-metrics to compare with (agent mode)")
 	flag.StringVar(&c.out, "out", "/tmp/perf/fleetscale-out", "where each program's output goes")
 	flag.BoolVar(&c.keep, "keep", false, "keep the pods, namespaces and node")
+	flag.BoolVar(&c.clean, "clean", false, "first delete what a run with -keep left")
 	flag.Parse()
 	log.SetFlags(log.Ltime)
 	klog.SetLogger(logr.Discard()) // the churn's requests cut at its end would each log a line
@@ -100,12 +102,18 @@ func run(ctx context.Context, c config) error {
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
+	s := shape{namespaces: c.namespaces, total: c.levels[len(c.levels)-1], sidecarEvery: c.sidecarEvery}
+	if c.clean {
+		cleanup(client, s)
+		if err := namespacesGone(ctx, client, s); err != nil {
+			return err
+		}
+	}
 	nodeCtx, stopNode := context.WithCancel(ctx)
 	defer stopNode()
 	if err := makeNode(nodeCtx, client); err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	s := shape{namespaces: c.namespaces, total: c.levels[len(c.levels)-1], sidecarEvery: c.sidecarEvery}
 	if !c.keep {
 		defer cleanup(client, s)
 	}

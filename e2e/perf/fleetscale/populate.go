@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -36,6 +37,9 @@ func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod
 	err := perfproc.Parallel(ctx, 32, to-from, "pods", func(ctx context.Context, k int) error {
 		i := from + k
 		p, err := c.CoreV1().Pods(s.namespace(i)).Create(ctx, boundPod(s, i), metav1.CreateOptions{})
+		if apierrors.IsAlreadyExists(err) {
+			return nil // left by a run with -keep, with its status and Events (uids[k] stays "")
+		}
 		if err != nil {
 			return err
 		}
@@ -49,6 +53,9 @@ func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod
 	}
 	return perfproc.Parallel(ctx, 32, (to-from)*perPod, "events", func(ctx context.Context, k int) error {
 		i := from + k/perPod
+		if uids[k/perPod] == "" {
+			return nil // a pod kept from an earlier run has its Events
+		}
 		_, err := c.CoreV1().Events(s.namespace(i)).Create(ctx, podEvent(s, i, k%perPod, uids[k/perPod]), metav1.CreateOptions{})
 		return err
 	})

@@ -42,7 +42,7 @@ func startFleetView(c config, s shape, l *level, n int) (running, error) {
 	if err != nil {
 		return running{}, err
 	}
-	at, err := t.WaitFor(0, fmt.Sprintf("%d pods ·", l.all), 2*time.Minute)
+	at, err := t.WaitForCount(0, " pods ·", n, 2*time.Minute) // the cluster's other pods may come and go
 	if err != nil {
 		t.Stop()
 		return running{}, err
@@ -107,12 +107,12 @@ func startKubectl(c config, l *level, n int) (running, error) {
 	}
 	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		b, _ := os.ReadFile(out)
-		if bytes.Count(b, []byte("\n")) >= l.all+1 || l.all == 0 && time.Since(began) > time.Second {
+		if bytes.Count(b, []byte("\n")) >= n+1 || n == 0 && time.Since(began) > time.Second { // at least the benchmark's pods
 			return running{proc: p, ready: time.Since(began)}, nil
 		}
 	}
 	p.Stop()
-	return running{}, fmt.Errorf("kubectl printed fewer than %d pods in 2 minutes (see %s)", l.all, out)
+	return running{}, fmt.Errorf("kubectl printed fewer than %d pods in 2 minutes (see %s)", n, out)
 }
 
 // startK9s runs k9s's pods view of every namespace, read-only, on a terminal, with a

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -97,6 +98,34 @@ func (t *Terminal) WaitFor(from int, want string, timeout time.Duration) (time.T
 		time.Sleep(2 * time.Millisecond)
 	}
 	return time.Time{}, fmt.Errorf("%s drew no %q in %s: %q", t.Label, want, timeout, tail(t.Drawn()))
+}
+
+// WaitForCount waits until what the program drew after byte from holds a number of at least
+// least followed by suffix ("5000 pods ·"), and says when it did: a header that counts what the
+// cluster holds, where other pods than the benchmark's may come and go.
+func (t *Terminal) WaitForCount(from int, suffix string, least int, timeout time.Duration) (time.Time, error) {
+	re := regexp.MustCompile(`(\d+)` + regexp.QuoteMeta(suffix))
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		t.mu.Lock()
+		b := t.out.Bytes()[min(from, t.out.Len()):]
+		var found bool
+		for _, m := range re.FindAllSubmatch(b, -1) {
+			if n, err := strconv.Atoi(string(m[1])); err == nil && n >= least {
+				found = true
+			}
+		}
+		from = max(from, t.out.Len()-64) // a number drawn in part is looked at again
+		t.mu.Unlock()
+		if found {
+			return time.Now(), nil
+		}
+		if t.Exited() {
+			return time.Time{}, fmt.Errorf("%s exited: %q", t.Label, tail(t.Drawn()))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+	return time.Time{}, fmt.Errorf("%s drew no %d or more %q in %s: %q", t.Label, least, suffix, timeout, tail(t.Drawn()))
 }
 
 func tail(s string) string { return s[max(0, len(s)-300):] }
