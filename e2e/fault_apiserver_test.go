@@ -137,7 +137,8 @@ func TestFaultAPIServerKilled(t *testing.T) {
 // TestFaultAPIServerStopped: the API server is stopped (SIGSTOP) for 20 s while a crash-looping
 // sidecar is recorded. Nothing hangs: the recorder says, as the silence grows, that what it
 // shows is stale, says when the server answers again, writes a note of the silence, and ends
-// on its --until with the kubelet's restart count.
+// on its --until with the kubelet's restart count. The live view of the pod and the namespace's
+// table (issue 38: a cluster that drops the watch) both say they are stale.
 func TestFaultAPIServerStopped(t *testing.T) {
 	r := faultRun(t, "fault-stop", "crashing-sidecar")
 	ctx := t.Context()
@@ -151,11 +152,13 @@ func TestFaultAPIServerStopped(t *testing.T) {
 		t.Fatal(err)
 	}
 	view := startView(t, r, "pod/crashing-sidecar")
+	table := startViewOf(t, r, "", "crashing-sidecar") // the namespace's fleet table
 	o, err := env.PauseAPIServer(ctx, 20*time.Second, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
 	screen := view.stop(t, 8*time.Second) // the view after the server answers again
+	tableScreen := table.stop(t, 0)
 	n := waitCrashLoopSettled(t, r, "crashing-sidecar", "sidecar", "sidecar crashing", 4*time.Minute)
 	if err := r.Delete(ctx, "crashing-sidecar"); err != nil {
 		t.Fatal(err)
@@ -180,6 +183,9 @@ func TestFaultAPIServerStopped(t *testing.T) {
 	// The live view said it in its header.
 	if !strings.Contains(screen, "no answer from the API server for 1") {
 		t.Errorf("the live view never said it had no answer for 10 s or more; what it drew (escapes removed):\n%s", tail(screen, 3000))
+	}
+	if !strings.Contains(tableScreen, "no answer from the API server for 1") {
+		t.Errorf("the namespace's table never said it had no answer for 10 s or more; what it drew (escapes removed):\n%s", tail(tableScreen, 3000))
 	}
 	// The recording has a note of the silence, which a replay reads.
 	notes := notesOf(t, r.Record.Path)

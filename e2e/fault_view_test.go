@@ -48,6 +48,12 @@ func (b *lockedBuffer) String() string {
 // name is on the screen).
 func startView(t *testing.T, r *harness.Run, target string) *liveView {
 	t.Helper()
+	return startViewOf(t, r, target, target[strings.Index(target, "/")+1:])
+}
+
+// startViewOf is startView of any target ("" for the namespace's table), drawn once name shows.
+func startViewOf(t *testing.T, r *harness.Run, target, name string) *liveView {
+	t.Helper()
 	shell := fmt.Sprintf("stty rows 30 cols 120; exec %s --kubeconfig %s -n %s %s", env.Binary, env.Kubeconfig, r.Namespace, target)
 	v := &liveView{cmd: exec.Command("script", "-qfec", shell, "/dev/null"), done: make(chan struct{})}
 	v.cmd.Env = append(os.Environ(), "TERM=xterm-256color", "NO_COLOR=1")
@@ -63,7 +69,6 @@ func startView(t *testing.T, r *harness.Run, target string) *liveView {
 	go func() { _ = v.cmd.Wait(); close(v.done) }()
 	t.Cleanup(func() { v.kill() })
 	deadline := time.Now().Add(20 * time.Second)
-	name := target[strings.Index(target, "/")+1:]
 	for !strings.Contains(ansi.Strip(v.out.String()), name) {
 		select {
 		case <-v.done:
