@@ -7,8 +7,8 @@ import (
 )
 
 // Focus runs a live scope in brief mode (Options.Brief; timeline.Builder.Brief): of its pods
-// only those with findings and the one in focus are kept whole, the others as their briefs, which
-// is what the fleet table reads. The view sets the focus to the pod a user opens; the run derives
+// only the one in focus is kept whole, the others as their briefs (with their gaps and
+// findings), which is what the fleet table reads. The view sets the focus to the pod a user opens; the run derives
 // that pod whole at once, in a frame of its own. Safe for use by the view and the run at once.
 type Focus struct {
 	mu      sync.Mutex
@@ -40,10 +40,10 @@ func (f *Focus) get() string {
 	return f.uid
 }
 
-// keep is brief mode's rule: a pod is kept whole if it has findings or is in focus.
-func (f *Focus) keep(p *timeline.Pod) bool {
-	return p.UID == f.get() || len(p.Findings()) > 0
-}
+// keep is brief mode's rule: a pod is kept whole if it is in focus. A pod is derived whole at
+// each change, and its brief keeps its findings: a pod with findings is briefed as any other, so
+// that a cluster where many pods have one (an info of a slow start) is not kept whole.
+func (f *Focus) keep(p *timeline.Pod) bool { return p.UID == f.get() }
 
 // follow has the engine derive again the pod that was in focus and the one now in focus (was is
 // the first; the second is returned): the one left goes back to its brief, the one opened comes

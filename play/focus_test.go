@@ -23,8 +23,8 @@ func (h *held) Next(ctx context.Context) (Input, error) {
 
 func (h *held) Observe(in Input) (timeline.Observation, bool) { return in.Obs, in.IsObs }
 
-// TestRunLiveBriefFollowsFocus: a live scope in brief mode shows a pod without findings (its
-// init container running) as its brief; when the view opens it (Focus.Set) the next frame, made at once, has it whole, and when
+// TestRunLiveBriefFollowsFocus: a live scope in brief mode shows a pod with findings as its
+// brief, findings kept; when the view opens it (Focus.Set) the next frame, made at once, has it whole, and when
 // the view goes back to the table the pod is a brief again.
 func TestRunLiveBriefFollowsFocus(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
@@ -32,7 +32,7 @@ func TestRunLiveBriefFollowsFocus(t *testing.T) {
 	focus := NewFocus()
 	frames := make(chan Frame, 100)
 	go func() {
-		_, _ = RunLive(ctx, &held{obs: recording()[:3]}, Options{Brief: focus, Frame: 10 * time.Millisecond}, func(f Frame) { frames <- f })
+		_, _ = RunLive(ctx, &held{obs: recording()[:6]}, Options{Brief: focus, Frame: 10 * time.Millisecond}, func(f Frame) { frames <- f })
 	}()
 	wait := func(what string, ok func(p *timeline.Pod) bool) {
 		t.Helper()
@@ -47,9 +47,9 @@ func TestRunLiveBriefFollowsFocus(t *testing.T) {
 			}
 		}
 	}
-	wait("as its brief", func(p *timeline.Pod) bool { return p.Brief && p.Milestones.Len() == 0 })
+	wait("as its brief", func(p *timeline.Pod) bool { return p.Brief && p.Milestones.Len() == 0 && len(p.Findings()) == 1 })
 	focus.Set("uid-web")
-	wait("whole", func(p *timeline.Pod) bool { return !p.Brief && p.Milestones.Len() > 0 && len(p.Findings()) == 0 })
+	wait("whole", func(p *timeline.Pod) bool { return !p.Brief && p.Milestones.Len() > 0 && len(p.Findings()) == 1 })
 	focus.Set("")
 	wait("as its brief", func(p *timeline.Pod) bool { return p.Brief && p.Milestones.Len() == 0 })
 }

@@ -21,8 +21,8 @@ type Options struct {
 	// and Result.Final: for output that writes the end pod by pod (replay -o json). show and
 	// Until see the frames before the end only.
 	Stream bool
-	// Brief, for a live scope, keeps only the pods with findings and the one in focus whole
-	// (see Focus); nil keeps every pod whole.
+	// Brief, for a live scope, keeps only the pod in focus whole (see Focus); nil keeps every
+	// pod whole.
 	Brief *Focus
 }
 

@@ -230,8 +230,8 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Sou
 	return r.res, r.err
 }
 
-// briefFocus is the focus of a live scope's brief mode (play.Focus: a pod kept whole only if it
-// has findings or is opened), or nil where every pod must be whole at the end or at every frame:
+// briefFocus is the focus of a live scope's brief mode (play.Focus: a pod kept whole only while
+// it is opened), or nil where every pod must be whole at the end or at every frame:
 // a recording (its --until, its exports), --export, and -o jsonl (every milestone as learnt).
 func briefFocus(t watch.Target, rec *recordOptions, kube *kubeOptions) *play.Focus {
 	if t.Kind != watch.TargetScope || rec != nil || len(kube.exports.specs) > 0 || kube.fleet.output == "jsonl" {

@@ -19,7 +19,8 @@ import (
 
 func main() {
 	heap := flag.String("heap", "", "write a heap profile here")
-	brief := flag.Bool("brief", false, "brief mode, as the fleet view: pods with findings kept whole")
+	brief := flag.Bool("brief", false, "brief mode, as the fleet view and the agent keep a pod that is not opened or counted")
+	keepFindings := flag.Bool("keep-findings", false, "in brief mode, keep the pods with findings whole")
 	flag.Parse()
 	f, err := os.Open(flag.Arg(0))
 	if err != nil {
@@ -45,7 +46,7 @@ func main() {
 	base := live()
 	b := timeline.NewBuilder()
 	if *brief {
-		b.Brief(func(p *timeline.Pod) bool { return len(p.Findings()) > 0 })
+		b.Brief(func(p *timeline.Pod) bool { return *keepFindings && len(p.Findings()) > 0 })
 	}
 	for _, o := range obs {
 		b.Apply(o)
