@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -131,5 +133,37 @@ func TestNoReadinessGateSidecarBlamed(t *testing.T) {
 	p := b.Snapshot().Pods.At(0)
 	if len(findingsOf(p, timeline.FindingReadinessHeld)) != 1 || len(findingsOf(p, timeline.FindingReadinessGateHeld)) != 0 {
 		t.Errorf("findings %+v: want the sidecar's, no gate's", p.Findings())
+	}
+}
+
+// TestReadinessGateIncremental: the pod row and findings derived a status at a time (the row's
+// Ready changes added to it as they come) are those derived once from all of them.
+func TestReadinessGateIncremental(t *testing.T) {
+	steps := gatedBuilder(0)
+	obs := []*timeline.PodObservation{gatedPod(false, "", notReadyContainers), gatedPod(true, "", notReadyGates),
+		gatedPod(true, "", notReadyGates), gatedPod(true, "True", readyTrue)}
+	once := timeline.NewBuilder()
+	for i, p := range obs {
+		typ := timeline.Modified
+		if i == 0 {
+			typ = timeline.Added
+		}
+		apply(steps, 2.1+float64(i), timeline.Observation{Type: typ, Pod: p})
+		steps.Snapshot()
+		apply(once, 2.1+float64(i), timeline.Observation{Type: typ, Pod: p})
+	}
+	a, b := steps.Snapshot().Pods.At(0), once.Snapshot().Pods.At(0)
+	row := func(p *timeline.Pod) []timeline.Milestone {
+		var out []timeline.Milestone
+		for _, m := range p.Milestones.All() {
+			out = append(out, *m)
+		}
+		return out
+	}
+	if diff := cmp.Diff(row(b), row(a)); diff != "" {
+		t.Errorf("pod row a status at a time differs from once (-once +steps):\n%s", diff)
+	}
+	if diff := cmp.Diff(b.Findings(), a.Findings()); diff != "" {
+		t.Errorf("findings differ (-once +steps):\n%s", diff)
 	}
 }
