@@ -109,6 +109,9 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	}
 	src := source.Recorded(live, recorder) // each item recorded before it is applied
 	opts.Brief = briefFocus(t, rec, kube)
+	if t.Kind == watch.TargetScope {
+		opts.Frame = scopeFrame
+	}
 	switch {
 	case fleetOut:
 		res, err = runFleetOut(ctx, s, kube, src, opts, t)
@@ -229,6 +232,12 @@ func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Sou
 	}
 	return r.res, r.err
 }
+
+// scopeFrame is how often a scope's table takes a new snapshot, at most: each frame sorts and
+// filters every row of the namespace or cluster again, and at 30 a second that was most of what a
+// table of thousands of pods cost while they changed (top redraws every 3 s, k9s every 2). Keys
+// are answered at once, from the last snapshot.
+const scopeFrame = time.Second / 4
 
 // briefFocus is the focus of a live scope's brief mode (play.Focus: a pod kept whole only while
 // it is opened), or nil where every pod must be whole at the end or at every frame:
