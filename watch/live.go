@@ -217,8 +217,11 @@ func (l *Live) reflector(resource string, obj runtime.Object, fieldSelector, lab
 		},
 	})
 	store := newRelayStore(l.transform, accept)
-	if _, isEvent := obj.(*corev1.Event); isEvent {
+	switch obj.(type) {
+	case *corev1.Event:
 		store.shadow = eventShadow
+	case *corev1.Pod:
+		store.shadow = podShadow
 	}
 	if len(listed) > 0 {
 		store.listed = listed[0]

@@ -49,3 +49,40 @@ func (s *eventShade) expand() any {
 		InvolvedObject: corev1.ObjectReference{Kind: s.kind, Namespace: s.objNS, Name: s.objName, UID: s.objUID},
 	}
 }
+
+// podShade is what a watch's store keeps of a pod once it has been passed on: its version, and
+// the pod (slim, as the transform made it) in its protobuf encoding, to tell a relist's deletion
+// with. The store compares versions at each update and expands a pod only when a relist no
+// longer has it. A slim pod held as Go objects is several KB (its quantities, conditions and
+// statuses, each a value of its own); its encoding is a single slice a few times smaller, and
+// the timeline holds what it needs of the pod anyway.
+type podShade struct {
+	version string
+	data    []byte
+}
+
+// podShadow is a relayStore's shadow for pods; other objects are kept as they are, and a pod that
+// cannot be encoded too.
+func podShadow(obj any) any {
+	p, ok := obj.(*corev1.Pod)
+	if !ok {
+		return obj
+	}
+	data, err := p.Marshal()
+	if err != nil {
+		return obj
+	}
+	return &podShade{version: p.ResourceVersion, data: data}
+}
+
+func (s *podShade) shadowVersion() string { return s.version }
+
+// expand is the pod as it was kept.
+func (s *podShade) expand() any {
+	p := &corev1.Pod{}
+	if err := p.Unmarshal(s.data); err != nil {
+		return p // the store's own encoding: it decodes
+	}
+	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
+	return p
+}

@@ -1,9 +1,11 @@
 package watch
 
 import (
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -52,5 +54,43 @@ func TestEventStoreKeepsShadows(t *testing.T) {
 		if got[i] != want[i] {
 			t.Errorf("told %d: %+v, want %+v", i, got[i], want[i])
 		}
+	}
+}
+
+// TestPodStoreKeepsShadows: a pod's store passes the pod on, keeps its encoding, tells a new
+// version as Modified and the same as nothing, and tells a relist's vanished pod as Deleted with
+// the pod as it was kept, whole.
+func TestPodStoreKeepsShadows(t *testing.T) {
+	var got []*corev1.Pod
+	var types []timeline.WatchType
+	s := newRelayStore(func(o any) (any, error) { return o, nil }, func(wt timeline.WatchType, obj any) {
+		got, types = append(got, obj.(*corev1.Pod)), append(types, wt)
+	})
+	s.shadow = podShadow
+	pod := func(rv string) *corev1.Pod {
+		return &corev1.Pod{TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+			ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "ns", UID: "u", ResourceVersion: rv},
+			Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "app", Image: "busybox"}}},
+			Status: corev1.PodStatus{Phase: corev1.PodRunning, ContainerStatuses: []corev1.ContainerStatus{
+				{Name: "app", RestartCount: 3, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{
+					StartedAt: metav1.Unix(100, 0)}}}}}}
+	}
+	for _, p := range []*corev1.Pod{pod("1"), pod("1"), pod("2")} {
+		if err := s.Update(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, ok := s.objects["ns/x"].(*podShade); !ok {
+		t.Fatalf("the store keeps %T, want a podShade", s.objects["ns/x"])
+	}
+	if err := s.Replace(nil, "3"); err != nil {
+		t.Fatal(err)
+	}
+	want := []timeline.WatchType{timeline.Added, timeline.Modified, timeline.Deleted}
+	if !slices.Equal(types, want) {
+		t.Fatalf("told %v, want %v", types, want)
+	}
+	if !equality.Semantic.DeepEqual(got[2], pod("2")) {
+		t.Errorf("the relist's deletion told\n%+v\nwant the pod kept\n%+v", got[2], pod("2"))
 	}
 }
