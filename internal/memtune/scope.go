@@ -11,10 +11,12 @@ import (
 // Scope keeps that target while the heap is small, where collecting is what costs, and bounds
 // the heap to scopeHeadroom times what the last collection found live, plus scopeSlack, as it
 // grows: a soft memory limit that follows the live heap after each collection (up and down).
-// Being at least half again what is live, the limit never has the collector run without end.
+// Being at least a quarter again what is live, the limit never has the collector run without
+// end; what this headroom trades of CPU for memory is measured in docs/performance.md
+// (cluster scale).
 const (
-	scopeHeadroom = 1.5
-	scopeSlack    = 32 << 20
+	scopeHeadroom = 1.25
+	scopeSlack    = 16 << 20
 )
 
 // Scope bounds a scope's heap as above, unless the user has set GOMEMLIMIT (GOGC is Live's).

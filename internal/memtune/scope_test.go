@@ -10,7 +10,7 @@ import (
 )
 
 // TestScopeLimitFollowsLiveHeapBothWays: a scope's limit rises with what is live and comes down
-// again when it is let go, at half again what is live plus the slack.
+// again when it is let go, at scopeHeadroom times what is live plus the slack.
 func TestScopeLimitFollowsLiveHeapBothWays(t *testing.T) {
 	if _, set := os.LookupEnv("GOMEMLIMIT"); set {
 		t.Skip("GOMEMLIMIT is set: Scope leaves the limit to it")
@@ -32,12 +32,13 @@ func TestScopeLimitFollowsLiveHeapBothWays(t *testing.T) {
 		}
 		return now
 	}
-	if now := within(96*3/2<<20+scopeSlack, 120*3/2<<20+scopeSlack); now < 96*3/2<<20+scopeSlack || now > 120*3/2<<20+scopeSlack {
-		t.Fatalf("limit %d MiB with 96 MiB live, want about %d", now>>20, (96*3/2<<20+scopeSlack)>>20)
+	at := func(live int64) int64 { return int64(scopeHeadroom*float64(live<<20)) + scopeSlack }
+	if now := within(at(96), at(120)); now < at(96) || now > at(120) {
+		t.Fatalf("limit %d MiB with 96 MiB live, want about %d", now>>20, at(96)>>20)
 	}
 	runtime.KeepAlive(kept)
 	kept = nil
-	if now := within(0, 40*3/2<<20+scopeSlack); now > 40*3/2<<20+scopeSlack {
+	if now := within(0, at(40)); now > at(40) {
 		t.Errorf("limit %d MiB once the 96 MiB were let go, want it back down near the slack (%d MiB)", now>>20, scopeSlack>>20)
 	}
 }
