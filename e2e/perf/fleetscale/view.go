@@ -54,13 +54,19 @@ func startFleetView(c config, s shape, l *level, n int) (running, error) {
 	return r, nil
 }
 
-// keyFrames presses N (sort by pod, each press reversing the order) times times while the
+// keyFrames filters the table to the benchmark's namespaces, then presses N (sort by pod, each
+// press reversing the order) times times while the
 // churn runs, and times each press to the frame whose first row is the pod that order puts
 // first: the first native-sidecar pod by name, or the last. The table opens sorted by finding,
 // ties by name, so a first press (not timed) may change no row: the pod on top after it says
 // which way the next press turns.
 func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int) []time.Duration {
 	first, last := s.name(0), s.name((n-1)/s.sidecarEvery*s.sidecarEvery)
+	// Only the benchmark's pods: the cluster's others (other tests') would sort around them.
+	if err := t.Keys("/scale-\r"); err != nil {
+		return nil
+	}
+	time.Sleep(time.Second)
 	if err := t.Keys("N"); err != nil {
 		return nil
 	}
