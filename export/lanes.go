@@ -123,6 +123,30 @@ func textLanes(p *timeline.Pod) []string {
 	return out
 }
 
+// textJobLane draws job j's lane as text, as the view's job row: a line from its creation to
+// its last condition, or to end (when the timeline ends) if that is later, with each
+// condition's mark, and under it an axis on the Job's own time.
+func textJobLane(j *timeline.Job, end time.Time) []string {
+	g := present.UnicodeGlyphs()
+	s := jobSpan(j)
+	if end.After(s.end) {
+		s.end, s.hi = end, end.Add(maxSkew)
+	}
+	gr := grid{s: s, width: laneWidth}
+	r := newRow(laneWidth)
+	for i := 0; i <= gr.col(s.end); i++ {
+		r.set(i, g.PodFill, prioFill)
+	}
+	for i := range j.Milestones {
+		if m := &j.Milestones[i]; m.Kind != timeline.MCreated && s.placed(m.At) {
+			r.set(gr.col(m.At), g.Marker(m), prioMarker+present.MarkerRank(m.Kind))
+		}
+	}
+	label := "job " + safe(j.Name)
+	axis := strings.TrimRight(strings.Repeat(" ", utf8.RuneCountInString(label)+1)+axisText(gr, g.Tick), " ")
+	return []string{label + " " + r.String(), axis}
+}
+
 // statusText writes each STATUS into its stretch of the pod row, where no marker is, if it fits.
 func statusText(r *row, gr grid, segs []statusSegment) {
 	for _, st := range segs {

@@ -12,9 +12,9 @@ import (
 )
 
 // WriteMarkdown writes a report to paste into a GitHub issue: for each pod its header, its lanes
-// as text, the milestone table with offsets, gaps and bounds, the named gaps, the findings and
-// the Events; each job's conditions and findings; then the environment (server and tool
-// versions, nodes, container runtime).
+// as text, the milestone table with offsets, gaps, bounds and why each came then, the named gaps
+// with theirs, the findings and the Events; each job's lane, conditions and findings; then the
+// environment (server and tool versions, nodes, container runtime).
 //
 // Text from the cluster goes into code spans (or the lanes' code block), where GitHub neither
 // renders Markdown or HTML nor links @mentions and #references, after present.Safe has made controls
@@ -33,8 +33,9 @@ func WriteMarkdown(w io.Writer, in Input) error {
 	for _, p := range in.Snapshot.Pods.Items() {
 		md.pod(p)
 	}
+	end := snapshotSpan(in.Snapshot).end
 	for _, j := range in.Snapshot.Jobs {
-		md.job(j, in.Snapshot.JobFindings(j))
+		md.job(j, in.Snapshot.JobFindings(j), end)
 	}
 	md.environment(in)
 	return b.Flush()
@@ -98,12 +99,7 @@ func (md *mdWriter) pod(p *timeline.Pod) {
 
 	md.line("")
 	md.line("### Lanes")
-	md.line("")
-	md.line("```text")
-	for _, l := range textLanes(p) {
-		md.line(strings.ReplaceAll(l, "```", "`\u200b``"))
-	}
-	md.line("```")
+	md.codeBlock(textLanes(p))
 	md.line("")
 	md.line("▸ start · ◆ started · ✓ ready · ↯ SIGTERM · ■ exit · ✗ failed · ↻ restart · ? inferred · ",
 		"░ waiting · ▒ running · ▓ started · █ ready · ≈ terminating · ─ exited")
@@ -114,9 +110,9 @@ func (md *mdWriter) pod(p *timeline.Pod) {
 		md.line("### Named gaps")
 		var rows [][]string
 		for _, g := range p.Gaps {
-			rows = append(rows, []string{escapeText(safe(g.Name)), textfmt.Gap(g.Span)})
+			rows = append(rows, []string{escapeText(safe(g.Name)), textfmt.Gap(g.Span), why(g.Why)})
 		}
-		md.table([]string{"Gap", "Length>"}, rows)
+		md.table([]string{"Gap", "Length>", "Why"}, rows)
 	}
 	md.findings(p.Findings(), p.Name)
 	md.events(p.Events.Slice(), podSpan(p).origin)
@@ -144,9 +140,22 @@ func (md *mdWriter) milestones(p *timeline.Pod) {
 			gap = "Δ" + textfmt.Span(*r.Gap)
 		}
 		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, lane,
-			milestoneName(m), string(m.Source), codeOrEmpty(m.Detail())})
+			milestoneName(m), string(m.Source), codeOrEmpty(m.Detail()), why(m.Why)})
 	}
-	md.table([]string{"Offset>", "±>", "Gap>", "Container", "Milestone", "Source", "Detail"}, rows)
+	md.table([]string{"Offset>", "±>", "Gap>", "Container", "Milestone", "Source", "Detail", "Why"}, rows)
+}
+
+// why is a milestone's or gap's why in a table cell: the tool's sentence, on one line.
+func why(s string) string { return prose(strings.Join(strings.Fields(s), " ")) }
+
+// codeBlock writes lines as a fenced block of text, where no line can close the fence.
+func (md *mdWriter) codeBlock(lines []string) {
+	md.line("")
+	md.line("```text")
+	for _, l := range lines {
+		md.line(strings.ReplaceAll(l, "```", "`\u200b``"))
+	}
+	md.line("```")
 }
 
 func (md *mdWriter) findings(fs []timeline.Finding, within string) {
@@ -199,7 +208,9 @@ func (md *mdWriter) events(evs []timeline.Event, origin time.Time) {
 	md.line("</details>")
 }
 
-func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding) {
+// job writes job j's section: its header, its lane to end (the timeline's), its milestones,
+// findings fs and Events.
+func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding, end time.Time) {
 	md.line("")
 	md.line("## Job ", code(j.Name), " — ", code(j.Status))
 	status := fmt.Sprintf("%s (active %d, succeeded %d, failed %d)", code(j.Status), j.Active, j.Succeeded, j.Failed)
@@ -215,12 +226,15 @@ func (md *mdWriter) job(j *timeline.Job, fs []timeline.Finding) {
 			gap = "Δ" + textfmt.Span(*m.Gap)
 		}
 		rows = append(rows, []string{textfmt.Signed(m.Offset.Value), textfmt.Plus(m.Offset.Plus()), gap, milestoneName(m),
-			string(m.Source), codeOrEmpty(m.Detail())})
+			string(m.Source), codeOrEmpty(m.Detail()), why(m.Why)})
 	}
 	if len(rows) > 0 {
 		md.line("")
+		md.line("### Lane")
+		md.codeBlock(textJobLane(j, end))
+		md.line("")
 		md.line("### Milestones")
-		md.table([]string{"Offset>", "±>", "Gap>", "Milestone", "Source", "Detail"}, rows)
+		md.table([]string{"Offset>", "±>", "Gap>", "Milestone", "Source", "Detail", "Why"}, rows)
 	}
 	md.findings(fs, "")
 	md.events(j.Events.Slice(), j.Created)
