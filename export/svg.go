@@ -17,8 +17,10 @@ import (
 // WriteSVG draws the lanes as a picture, as the terminal view shows them and in its colours: for
 // each job its conditions, for each pod a header, its STATUS row and a lane per container, each
 // stretch of a lane shaded by state, each milestone marked with the view's glyph and, under it,
-// a whisker over the interval it certainly lies in; a time axis below, shared by every pod.
-// Hovering over a mark shows its offset, bound, source and detail (an SVG title).
+// a whisker over the interval it certainly lies in; a time axis below, shared by every pod, and
+// above as well when the lanes are taller than a screen; under them the legend, each pod's named
+// gaps and the findings. The picture is as wide as its names and headers need, and at least
+// svgWidth. Hovering over a mark shows its offset, bound, source and detail (an SVG title).
 //
 // Every text from the cluster is made safe for the eye (present.Safe) and then XML-escaped.
 func WriteSVG(w io.Writer, in Input) error {
@@ -30,7 +32,10 @@ func WriteSVG(w io.Writer, in Input) error {
 
 // The picture's geometry, in pixels: a 12 px monospace font is about 7.2 px a character.
 const (
-	svgWidth   = 1000.0
+	svgWidth   = 1000.0 // the least width of a picture
+	svgAxisMin = 640.0  // the least length of the time axis
+	svgLabelW  = 64     // the most characters of a lane's label before it is cut
+	svgTall    = 20     // the rows of lanes past which the axis is drawn above them too
 	svgPad     = 16.0
 	svgRow     = 22.0
 	svgBar     = 12.0
@@ -45,6 +50,7 @@ type svgDrawing struct {
 	glyphs present.Glyphs
 	s      span
 	x0, x1 float64 // the time axis' left and right ends
+	width  float64
 	body   strings.Builder
 	y      float64
 }
@@ -57,12 +63,39 @@ func newSVGDrawing(in Input) *svgDrawing {
 			label = max(label, utf8.RuneCountInString(safe(c.Name))+len(" side"))
 		}
 	}
+	heads := utf8.RuneCountInString(safe(d.title()))
 	for _, j := range in.Snapshot.Jobs {
 		label = max(label, utf8.RuneCountInString(safe(j.Name))+len("job "))
+		heads = max(heads, utf8.RuneCountInString(safe(jobHead(j))))
 	}
-	d.x0 = svgPad + float64(min(label, 28))*svgCharW + 12
-	d.x1 = svgWidth - svgPad
+	for _, p := range in.Snapshot.Pods.Items() {
+		heads = max(heads, utf8.RuneCountInString(safe(podHead(p))))
+	}
+	d.x0 = svgPad + float64(min(label, svgLabelW))*svgCharW + 12
+	d.width = max(svgWidth, d.x0+svgAxisMin+svgPad, 2*svgPad+float64(heads)*svgCharW)
+	d.x1 = d.width - svgPad
 	return d
+}
+
+// title is the picture's first line: the tool, the target and its namespace.
+func (d *svgDrawing) title() string {
+	title := "sidecar-top"
+	if a := d.in.About; a.Target != "" {
+		title += "  " + a.Target
+		if a.Namespace != "" {
+			title += " in " + a.Namespace
+		}
+	}
+	return title
+}
+
+// laneRows is how many rows of lanes the picture has.
+func (d *svgDrawing) laneRows() int {
+	n := 2 * len(d.in.Snapshot.Jobs)
+	for _, p := range d.in.Snapshot.Pods.Items() {
+		n += 2 + len(p.Containers)
+	}
+	return n
 }
 
 // x is the horizontal position of t on the axis.
@@ -81,15 +114,13 @@ func (d *svgDrawing) text(x, y float64, fill, s string, extra string) {
 
 func (d *svgDrawing) write(b *bufio.Writer) {
 	d.y = svgPad + 14
-	title := "sidecar-top"
-	if a := d.in.About; a.Target != "" {
-		title += "  " + a.Target
-		if a.Namespace != "" {
-			title += " in " + a.Namespace
-		}
-	}
+	title := d.title()
 	d.text(svgPad, d.y, d.pal.title, title, ` font-weight="bold"`)
 	d.y += svgRow
+	if d.laneRows() > svgTall {
+		d.axisLabels(d.y - 4)
+		d.y += svgRow - 4
+	}
 	top := d.y
 	for _, j := range d.in.Snapshot.Jobs {
 		d.job(j)
@@ -99,19 +130,39 @@ func (d *svgDrawing) write(b *bufio.Writer) {
 	}
 	d.axis(top)
 	d.legend()
+	d.notes()
 	height := d.y + svgPad
 	fmt.Fprintf(b, `<?xml version="1.0" encoding="UTF-8"?>`+"\n")
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="%s" font-size="12">`+"\n",
-		svgWidth, height, svgWidth, height, svgFont)
+		d.width, height, d.width, height, svgFont)
 	fmt.Fprintf(b, "<title>%s</title>\n", esc(title))
-	fmt.Fprintf(b, `<rect x="0" y="0" width="%.0f" height="%.0f" fill="%s"/>`+"\n", svgWidth, height, d.pal.background)
+	fmt.Fprintf(b, `<rect x="0" y="0" width="%.0f" height="%.0f" fill="%s"/>`+"\n", d.width, height, d.pal.background)
 	b.WriteString(d.body.String())
 	b.WriteString("</svg>\n")
 }
 
+// jobHead is a job's header line.
+func jobHead(j *timeline.Job) string {
+	return fmt.Sprintf("job %s · %s (active %d, succeeded %d, failed %d)", j.Name, j.Status, j.Active, j.Succeeded, j.Failed)
+}
+
+// podHead is a pod's header line.
+func podHead(p *timeline.Pod) string {
+	head := fmt.Sprintf("pod %s · %s · phase %s", p.Name, p.Status, p.Phase)
+	if p.Node != "" {
+		head += " · node " + p.Node
+	}
+	if p.Owner != nil {
+		head += " · " + p.Owner.String()
+	}
+	if p.Deleted {
+		head += " · deleted"
+	}
+	return head
+}
+
 func (d *svgDrawing) job(j *timeline.Job) {
-	d.text(svgPad, d.y, d.pal.text, fmt.Sprintf("job %s · %s (active %d, succeeded %d, failed %d)", j.Name, j.Status,
-		j.Active, j.Succeeded, j.Failed), ` font-weight="bold"`)
+	d.text(svgPad, d.y, d.pal.text, jobHead(j), ` font-weight="bold"`)
 	d.y += svgRow
 	mid := d.y - 4
 	d.text(svgPad, d.y, d.pal.muted, "job "+j.Name, "")
@@ -128,17 +179,7 @@ func (d *svgDrawing) job(j *timeline.Job) {
 
 func (d *svgDrawing) pod(p *timeline.Pod) {
 	s := podSpan(p)
-	head := fmt.Sprintf("pod %s · %s · phase %s", p.Name, p.Status, p.Phase)
-	if p.Node != "" {
-		head += " · node " + p.Node
-	}
-	if p.Owner != nil {
-		head += " · " + p.Owner.String()
-	}
-	if p.Deleted {
-		head += " · deleted"
-	}
-	d.text(svgPad, d.y, d.pal.text, head, ` font-weight="bold"`)
+	d.text(svgPad, d.y, d.pal.text, podHead(p), ` font-weight="bold"`)
 	d.y += svgRow
 
 	// The pod row: a line per STATUS, its text above it, and the pod's milestones.
@@ -246,15 +287,25 @@ func (d *svgDrawing) mark(m *timeline.Milestone, mid float64) {
 
 // axis draws the time axis under the rows, with a faint line up through them at each tick.
 func (d *svgDrawing) axis(top float64) {
-	total := d.s.end.Sub(d.s.origin)
-	ts := ticks(total, int(d.x1-d.x0), int(svgTickGap))
-	for _, off := range ts {
+	for _, off := range d.ticks() {
 		x := d.x(d.s.origin.Add(off))
 		d.printf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="0.5" stroke-dasharray="2 3"/>`+"\n",
 			x, top, x, d.y-4, d.pal.faint)
-		d.text(x, d.y+8, d.pal.muted, textfmt.Tick(off), ` text-anchor="middle"`)
 	}
+	d.axisLabels(d.y + 8)
 	d.y += svgRow + 8
+}
+
+// axisLabels writes the axis' tick labels on the line at y.
+func (d *svgDrawing) axisLabels(y float64) {
+	for _, off := range d.ticks() {
+		d.text(d.x(d.s.origin.Add(off)), y, d.pal.muted, textfmt.Tick(off), ` text-anchor="middle"`)
+	}
+}
+
+// ticks are the axis' ticks, as offsets from its origin.
+func (d *svgDrawing) ticks() []time.Duration {
+	return ticks(d.s.end.Sub(d.s.origin), int(d.x1-d.x0), int(svgTickGap))
 }
 
 // legend explains the glyphs and the shading, as the view's short legend does (present.Legend),
