@@ -54,7 +54,7 @@ type config struct {
 func main() {
 	var c config
 	var levels string
-	flag.StringVar(&c.mode, "mode", "view", "view (sidecar-top -A, kubectl, k9s) or agent (the agent, kube-state-metrics)")
+	flag.StringVar(&c.mode, "mode", "view", "view (sidecar-top -A, kubectl, k9s), agent (the agent, kube-state-metrics), or churn (only the updates, on the pods of a -keep run)")
 	flag.StringVar(&levels, "levels", "5000,20000", "cluster sizes in pods, measured in turn after the empty cluster")
 	flag.IntVar(&c.eventsPerPod, "events-per-pod", 5, "Events about each pod")
 	flag.IntVar(&c.sidecarEvery, "sidecar-every", 4, "every N-th pod has a native sidecar")
@@ -78,8 +78,8 @@ func main() {
 		}
 		c.levels = append(c.levels, n)
 	}
-	if c.mode != "view" && c.mode != "agent" {
-		log.Fatalf("-mode %q: want view or agent", c.mode)
+	if c.mode != "view" && c.mode != "agent" && c.mode != "churn" {
+		log.Fatalf("-mode %q: want view, agent or churn", c.mode)
 	}
 	c.kubeconfig = os.Getenv("KUBECONFIG")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -118,6 +118,12 @@ func run(ctx context.Context, c config) error {
 		defer cleanup(client, s)
 	}
 	if err := makeNamespaces(ctx, client, s); err != nil {
+		return err
+	}
+	if c.mode == "churn" {
+		// Only the updates, on the pods a -keep run left: to profile a program by hand meanwhile.
+		n, err := churn(ctx, client, s, s.total, c.rate, c.churn)
+		log.Printf("%d updates written", n)
 		return err
 	}
 	var results []*level
