@@ -114,16 +114,16 @@ func run(ctx context.Context, c config) error {
 	if err := makeNode(nodeCtx, client); err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	if !c.keep {
-		defer cleanup(client, s)
-	}
-	if err := makeNamespaces(ctx, client, s); err != nil {
-		return err
-	}
 	if c.mode == "churn" {
 		// Only the updates, on the pods a -keep run left: to profile a program by hand meanwhile.
 		n, err := churn(ctx, client, s, s.total, c.rate, c.churn)
 		log.Printf("%d updates written", n)
+		return err
+	}
+	if !c.keep {
+		defer cleanup(client, s)
+	}
+	if err := makeNamespaces(ctx, client, s); err != nil {
 		return err
 	}
 	var results []*level
