@@ -53,9 +53,11 @@ another form (FILE - reads standard input):
             per pod, a thread per container; a slice per state, an instant per milestone with
             its bounds, source and evidence in its args.
   markdown  a report to paste into a GitHub issue: the pod's header, its lanes as text, the
-            milestone table with offsets, gaps and bounds, the named gaps, findings, Events and
-            the environment (server and tool versions, node, container runtime).
-  svg       the lanes as a picture in the view's colours, with a time axis.
+            milestone table with offsets, gaps, bounds and why, the named gaps and why,
+            findings, Events, a Job's lane and conditions, and the environment (server and tool
+            versions, node, container runtime).
+  svg       the lanes as a picture in the view's colours, with a time axis (above as well
+            when they are tall), and under them the named gaps and the findings.
   otlp      OpenTelemetry traces sent over OTLP/HTTP to --otlp-endpoint: a trace per pod (its
             ID is the pod's UID), a span per container run and per state, span events for the
             milestones. Exporting again sends the same IDs. HOST:PORT is sent over HTTPS
