@@ -1,14 +1,15 @@
 package agent
 
 import (
+	"bytes"
 	"context"
-	"io"
 	"testing"
 	"time"
 
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/sidecar-top/sidecar-top/export"
+	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -57,19 +58,14 @@ func TestCutTraceOfABrief(t *testing.T) {
 // openPod is the observations of a recording up to the last at which its one pod is not final.
 func openPod(t *testing.T, name string) []timeline.Observation {
 	t.Helper()
-	rd := reader(t, name)
-	var items []watch.Item
-	for {
-		it, err := rd.Next(context.Background())
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		items = append(items, it)
+	data, err := recordings.Bytes(name)
+	if err != nil {
+		t.Fatal(err)
 	}
-	obs := watch.Observations(items)
+	_, obs, _, err := watch.ReadObservations(bytes.NewReader(data), name)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for n := len(obs); n > 0; n-- {
 		b := timeline.NewBuilder()
 		for _, o := range obs[:n] {

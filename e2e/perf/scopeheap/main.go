@@ -3,10 +3,8 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"os"
 	"runtime"
@@ -26,23 +24,10 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	rd, err := watch.NewReader(f, flag.Arg(0))
+	_, obs, _, err := watch.ReadObservations(f, flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
 	}
-	var items []watch.Item
-	for {
-		it, err := rd.Next(context.Background())
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			log.Fatal(err)
-		}
-		items = append(items, it)
-	}
-	obs := watch.Observations(items)
-	items = nil
 	base := live()
 	b := timeline.NewBuilder()
 	if *brief {
