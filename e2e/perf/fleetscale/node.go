@@ -24,8 +24,11 @@ const nodeName = "scale-node"
 // the heartbeat the node lifecycle controller marks the node NotReady after its grace period
 // and then every pod on it not ready: 20,000 status writes the benchmark did not ask for.
 func makeNode(ctx context.Context, c kubernetes.Interface) error {
+	// Tainted NoSchedule: the scheduler would otherwise bind other tests' pods to a node that runs
+	// nothing (the benchmark's own pods are bound already, and tolerate everything).
 	n := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: nodeName, Labels: map[string]string{
-		"kubernetes.io/hostname": nodeName, "kubernetes.io/os": "linux", "sidecar-top.dev/scale": "yes"}}}
+		"kubernetes.io/hostname": nodeName, "kubernetes.io/os": "linux", "sidecar-top.dev/scale": "yes"}},
+		Spec: corev1.NodeSpec{Taints: []corev1.Taint{{Key: "sidecar-top.dev/scale", Effect: corev1.TaintEffectNoSchedule}}}}
 	if _, err := c.CoreV1().Nodes().Create(ctx, n, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 		return err
 	}
