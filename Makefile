@@ -5,7 +5,7 @@ GO ?= go
 BIN := bin/sidecar-top
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 
-.PHONY: all build demo image test unit e2e cluster-up cluster-down truth fmt vet fuzz readme
+.PHONY: all build demo image test unit release-check e2e cluster-up cluster-down truth fmt vet fuzz readme
 
 all: build
 
@@ -34,6 +34,14 @@ unit: vet
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt needed"; exit 1; }
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) -C build/image test -count=1 ./...
+	$(MAKE) release-check
+
+# What GoReleaser's snapshot build would check, without GoReleaser (a program of hundreds of
+# modules, too long to build in CI): .goreleaser.yaml's build cross-compiled for each of its
+# GOOS/GOARCH pairs with its flags, and this machine's binary run (TestReleaseTargetsBuild). A
+# cold build cache takes minutes a target; the go command's cache makes the next run quick.
+release-check:
+	SIDECAR_TOP_RELEASE_CHECK=1 $(GO) test -count=1 -timeout 60m -run '^TestReleaseTargetsBuild$$' -v ./cmd/sidecar-top
 
 vet:
 	$(GO) vet ./...
