@@ -50,40 +50,47 @@ func TestReleaseTargetsBuild(t *testing.T) {
 		t.Fatalf(".goreleaser.yaml: %v, %d builds; want one", err, len(cfg.Builds))
 	}
 	build := cfg.Builds[0]
-	const tag = "v0.0.0-snapshot"
-	ldflags := strings.ReplaceAll(strings.Join(build.Ldflags, " "), "{{ .Tag }}", tag)
-	if strings.Contains(ldflags, "{{") {
-		t.Fatalf("ldflags %q: a template this test does not fill in", ldflags)
-	}
-	dir := t.TempDir()
-	for _, goos := range build.Goos {
-		for _, goarch := range build.Goarch {
-			bin := filepath.Join(dir, goos+"_"+goarch, build.Binary)
-			if goos == "windows" {
-				bin += ".exe"
-			}
-			args := append(append([]string{"build"}, build.Flags...), "-ldflags", ldflags, "-o", bin, build.Main)
-			cmd := exec.Command("go", args...)
-			cmd.Dir = filepath.Join("..", "..")
-			cmd.Env = append(append(os.Environ(), build.Env...), "GOOS="+goos, "GOARCH="+goarch)
-			start := time.Now()
-			if out, err := cmd.CombinedOutput(); err != nil {
-				t.Errorf("GOOS=%s GOARCH=%s go %s: %v\n%s", goos, goarch, strings.Join(args, " "), err, out)
-				continue
-			}
-			t.Logf("%s/%s built in %s", goos, goarch, time.Since(start).Round(time.Second))
-			if goos == runtime.GOOS && goarch == runtime.GOARCH {
-				out, err := exec.Command(bin, "version").Output()
-				if want := "sidecar-top version " + tag + "\n"; err != nil || string(out) != want {
-					t.Errorf("%s version: %q (%v), want %q", bin, out, err, want)
-				}
-			}
-		}
-	}
 	for _, want := range []string{"linux/amd64", "linux/arm64", "darwin/amd64", "darwin/arm64", "windows/amd64", "windows/arm64"} {
 		goos, goarch, _ := strings.Cut(want, "/")
 		if !slices.Contains(build.Goos, goos) || !slices.Contains(build.Goarch, goarch) {
 			t.Errorf("the release does not build %s", want)
+		}
+	}
+	dir := t.TempDir()
+	for _, goos := range build.Goos {
+		for _, goarch := range build.Goarch {
+			build.target(t, dir, goos, goarch)
+		}
+	}
+}
+
+// snapshotTag is the version a snapshot's ldflags give the binaries here.
+const snapshotTag = "v0.0.0-snapshot"
+
+// target builds b for goos/goarch into dir and, if that is this machine, runs it.
+func (b releaseBuild) target(t *testing.T, dir, goos, goarch string) {
+	ldflags := strings.ReplaceAll(strings.Join(b.Ldflags, " "), "{{ .Tag }}", snapshotTag)
+	if strings.Contains(ldflags, "{{") {
+		t.Fatalf("ldflags %q: a template this test does not fill in", ldflags)
+	}
+	bin := filepath.Join(dir, goos+"_"+goarch, b.Binary)
+	if goos == "windows" {
+		bin += ".exe"
+	}
+	args := append(append([]string{"build"}, b.Flags...), "-ldflags", ldflags, "-o", bin, b.Main)
+	cmd := exec.Command("go", args...)
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(append(os.Environ(), b.Env...), "GOOS="+goos, "GOARCH="+goarch)
+	start := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("GOOS=%s GOARCH=%s go %s: %v\n%s", goos, goarch, strings.Join(args, " "), err, out)
+		return
+	}
+	t.Logf("%s/%s built in %s", goos, goarch, time.Since(start).Round(time.Second))
+	if goos == runtime.GOOS && goarch == runtime.GOARCH {
+		out, err := exec.Command(bin, "version").Output()
+		if want := "sidecar-top version " + snapshotTag + "\n"; err != nil || string(out) != want {
+			t.Errorf("%s version: %q (%v), want %q", bin, out, err, want)
 		}
 	}
 }
