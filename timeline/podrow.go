@@ -124,14 +124,19 @@ func (d *deriver) podMilestones(ps *podState, ms []Milestone) (_ []Milestone, re
 			ms = append(ms, m)
 		}
 	}
-	if c := ps.firstCondition("DisruptionTarget", "True"); c != nil {
+	dc := ps.firstCondition("DisruptionTarget", "True")
+	if dc != nil {
 		// Why the pod is to go, as the API server, the scheduler or the pod garbage collector said.
-		m := d.rowCondition(MDisruption, c)
-		m.Reason, m.Message = c.Reason, c.Message
+		m := d.rowCondition(MDisruption, dc)
+		m.Reason, m.Message = dc.Reason, dc.Message
 		ms = append(ms, m)
 	}
 	if s := ps.deletion; s != nil {
-		ms = append(ms, d.deletingMilestone(ps, s))
+		del := d.deletingMilestone(ps, s)
+		if dc != nil {
+			d.disruptionBeforeDeletion(&ms[len(ms)-1], dc, &del, s)
+		}
+		ms = append(ms, del)
 	}
 	for _, ph := range ps.phases {
 		if ph.phase == "Succeeded" || ph.phase == "Failed" {
