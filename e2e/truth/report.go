@@ -14,15 +14,16 @@ import (
 
 // summary is one scenario's row of the summary table.
 type summary struct {
-	gaps      int           // named gaps the tool shows
-	withTruth int           // of them, those the logs give a truth for (exact or one-sided)
-	inBounds  int           // of those, the ones whose truth meets the tool's [min, max]
-	exact     int           // gaps with an exact truth, which have an error
-	maxErr    time.Duration // the error (tool − truth) largest in size, of the exact ones
-	maxPlus   time.Duration // the largest ± the tool gives a gap with an exact truth
-	witnessed int           // witnessed instants checked
-	inside    int           // of them, inside the tool's [earliest, latest]
-	outside   int           // truths outside the tool's bounds, gaps and instants together
+	gaps      int             // named gaps the tool shows
+	withTruth int             // of them, those the logs give a truth for (exact or one-sided)
+	inBounds  int             // of those, the ones whose truth meets the tool's [min, max]
+	exact     int             // gaps with an exact truth, which have an error
+	maxErr    time.Duration   // the error (tool − truth) largest in size, of the exact ones
+	maxPlus   time.Duration   // the largest ± the tool gives a gap with an exact truth
+	errs      []time.Duration // the size of each exact gap's error (|tool − truth|)
+	witnessed int             // witnessed instants checked
+	inside    int             // of them, inside the tool's [earliest, latest]
+	outside   int             // truths outside the tool's bounds, gaps and instants together
 }
 
 // report prints one scenario's tables of named gaps and its witnessed instants, from what the
@@ -115,6 +116,7 @@ func gapRow(g timeline.Gap, r *harness.Run, points []harness.Point, sum *summary
 		sum.maxErr = e
 	}
 	sum.maxPlus = max(sum.maxPlus, g.Span.Plus())
+	sum.errs = append(sum.errs, e.Abs())
 	t := secs(truth.Value)
 	if truth.Plus > 0 {
 		t += " ±" + secs(truth.Plus)
@@ -162,13 +164,13 @@ func printSummary(out io.Writer, results []result) error {
 	fmt.Fprintln(out, "Summary")
 	fmt.Fprintln(out)
 	tw := tabwriter.NewWriter(out, 0, 0, 1, ' ', 0)
-	fmt.Fprintln(tw, "| scenario\t| named gaps\t| truth in [min, max]\t| largest error\t| largest ±\t| witnessed inside bounds"+
-		"\t| with logs: truth in [min, max]\t| largest error\t| largest ±\t| witnessed inside bounds\t|")
-	fmt.Fprintln(tw, "| ---\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t|")
+	fmt.Fprintln(tw, "| scenario\t| named gaps\t| truth in [min, max]\t| largest error\t| p90 error\t| largest ±\t| witnessed inside bounds"+
+		"\t| with logs: truth in [min, max]\t| largest error\t| p90 error\t| largest ±\t| witnessed inside bounds\t|")
+	fmt.Fprintln(tw, "| ---\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t| ---:\t|")
 	var all, allLogs summary
 	for _, res := range results {
 		if res.err != nil {
-			fmt.Fprintf(tw, "| %s\t| FAILED\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t|\n", res.sc.Test)
+			fmt.Fprintf(tw, "| %s\t| FAILED\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t| -\t|\n", res.sc.Test)
 			continue
 		}
 		s, l := res.sum, res.sumLogs
@@ -184,14 +186,14 @@ func printSummary(out io.Writer, results []result) error {
 	return nil
 }
 
-// columns are a summary's cells of the table: truth in [min, max], largest error, largest ±,
-// witnessed instants inside.
+// columns are a summary's cells of the table: truth in [min, max], largest error, the 90th
+// percentile of the errors' sizes, largest ±, witnessed instants inside.
 func columns(s summary) string {
-	plus := "-"
+	plus, p90 := "-", "-"
 	if s.exact > 0 {
-		plus = "±" + secs(s.maxPlus)
+		plus, p90 = "±"+secs(s.maxPlus), secs(percentile(s.errs, 0.9))
 	}
-	return fmt.Sprintf("%s\t| %s\t| %s\t| %d of %d", ofTruth(s), largest(s), plus, s.inside, s.witnessed)
+	return fmt.Sprintf("%s\t| %s\t| %s\t| %s\t| %d of %d", ofTruth(s), largest(s), p90, plus, s.inside, s.witnessed)
 }
 
 // add counts o's figures in s.
@@ -204,6 +206,7 @@ func (s *summary) add(o summary) {
 		s.maxErr = o.maxErr
 	}
 	s.maxPlus = max(s.maxPlus, o.maxPlus)
+	s.errs = append(s.errs, o.errs...)
 	s.witnessed += o.witnessed
 	s.inside += o.inside
 	s.outside += o.outside
@@ -249,5 +252,6 @@ stopped), the pod's Initialized after the last init container's last line, and t
 request against the kubectl delete call; each must meet the tool's [earliest, latest].
 A truth outside the tool's bounds is marked NO (for a gap) and explained below its table, to the
 microsecond. Summary: "truth in [min, max]" counts the gaps that have a truth; "largest error" is the
-tool's estimate minus the exact truth largest in size.
+tool's estimate minus the exact truth largest in size; "p90 error" the 90th percentile of the
+errors' sizes (issue 43 asks, with logs, p90 ≤ 20 ms and largest ≤ 50 ms).
 `
