@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"k8s.io/client-go/kubernetes"
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/source"
@@ -23,37 +24,7 @@ import (
 // also writes a recording and stops as record's flags say. Every flag is read before anything is
 // opened, and the recording's file is created before anything connects.
 func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptions, args []string, rec *recordOptions) (err error) {
-	if rec != nil {
-		if err := rec.validate(); err != nil {
-			return err
-		}
-		if rec.format != "" && view.plain {
-			return fmt.Errorf("--plain: with -o %s, standard output is for the document at the end; the plain lines are left out", rec.format)
-		}
-	}
-	t, ns, err := kube.target(args)
-	if err != nil {
-		return err
-	}
-	if err := kube.fleet.check(t); err != nil {
-		return err
-	}
-	if err := view.readLanes(); err != nil {
-		return err
-	}
-	out := outputOf(s, view, rec)
-	fleetOut := t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !out.view)
-	mode, err := view.colorMode(out.view && !fleetOut)
-	if err != nil {
-		return err
-	}
-	if out.view && s.errTerminal && view.verbose != nil && view.verbose.on() {
-		return fmt.Errorf("-v %s: client-go's log goes to standard error, the terminal the view draws on: send it elsewhere (2>FILE) or add --plain", view.verbose.level())
-	}
-	if fleetOut && (view.report.summary || view.report.explain || view.lanes != nil) {
-		return errors.New("--summary, --explain and -c are for the view and for one target's plain lines, not a scope's table as lines or JSON")
-	}
-	logs, err := kube.logs.plan(t)
+	w, err := planWatch(s, view, kube, args, rec)
 	if err != nil {
 		return err
 	}
@@ -64,7 +35,6 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	liveHeap()
-	opts := play.Options{}
 	var res play.Result
 	inputs := kube.inputs()
 	if rec != nil {
@@ -79,10 +49,6 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 		if !rec.toStdout() {
 			inputs.add(rec.path, nil) // an --export over the recording would replace it
 		}
-		opts.Linger = rec.linger
-		if rec.until != untilNone {
-			opts.Until = func(s timeline.Snapshot) bool { return rec.until.met(t, s) }
-		}
 		if rec.timeout > 0 { // from the start: connecting is bounded too
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, rec.timeout)
@@ -92,57 +58,166 @@ func runWatch(ctx context.Context, s streams, view *viewOptions, kube *kubeOptio
 	if err := kube.exports.refuse(inputs); err != nil {
 		return err
 	}
-	serverVersion, live, err := connectWith(ctx, client, t, host, watch.LiveOptions{Recording: rec != nil},
-		func(ctx context.Context, o *watch.LiveOptions) { logs.setup(ctx, client, ns, s.ErrOut, o) })
+	c, err := w.connect(ctx, s, client, host, rec)
 	if err != nil {
 		return err
+	}
+	res, err = w.show(ctx, s, view, kube, c.src, w.playOptions(rec, kube), c.note)
+	if err != nil {
+		return err
+	}
+	res.Final = withNote(res.Final, c.note)
+	if err := kube.exports.write(ctx, s, w.t, c.serverVersion, res.Final, inputs); err != nil {
+		return err
+	}
+	if rec != nil {
+		return rec.finish(ctx, s, w.t, res, view.lanes)
+	}
+	return nil
+}
+
+// watchPlan is what a watch's flags decide, all read before anything is opened.
+type watchPlan struct {
+	t        watch.Target
+	ns       string
+	out      watchOutput
+	fleetOut bool // a scope's table as lines or JSON, not the view
+	mode     ui.ColorMode
+	logs     logPlan
+}
+
+// planWatch reads every flag of a watch (and of record's, with rec), refusing the combinations
+// that cannot be honoured.
+func planWatch(s streams, view *viewOptions, kube *kubeOptions, args []string, rec *recordOptions) (*watchPlan, error) {
+	if err := validateRecord(rec, view); err != nil {
+		return nil, err
+	}
+	t, ns, err := kube.target(args)
+	if err != nil {
+		return nil, err
+	}
+	if err := kube.fleet.check(t); err != nil {
+		return nil, err
+	}
+	if err := view.readLanes(); err != nil {
+		return nil, err
+	}
+	w := &watchPlan{t: t, ns: ns, out: outputOf(s, view, rec)}
+	w.fleetOut = t.Kind == watch.TargetScope && rec == nil && (kube.fleet.output != "" || !w.out.view)
+	if w.mode, err = view.colorMode(w.out.view && !w.fleetOut); err != nil {
+		return nil, err
+	}
+	if err := w.refuseViewFlags(s, view); err != nil {
+		return nil, err
+	}
+	if w.logs, err = kube.logs.plan(t); err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// validateRecord reads record's flags, if rec is not nil: with -o json or yaml, standard output
+// is for the document, so --plain has nowhere to go.
+func validateRecord(rec *recordOptions, view *viewOptions) error {
+	if rec == nil {
+		return nil
+	}
+	if err := rec.validate(); err != nil {
+		return err
+	}
+	if rec.format != "" && view.plain {
+		return fmt.Errorf("--plain: with -o %s, standard output is for the document at the end; the plain lines are left out", rec.format)
+	}
+	return nil
+}
+
+// refuseViewFlags refuses what the chosen output cannot honour: client-go's log on the terminal
+// the view draws on, and the view's report flags on a scope's table as lines or JSON.
+func (w *watchPlan) refuseViewFlags(s streams, view *viewOptions) error {
+	if w.out.view && s.errTerminal && view.verbose != nil && view.verbose.on() {
+		return fmt.Errorf("-v %s: client-go's log goes to standard error, the terminal the view draws on: send it elsewhere (2>FILE) or add --plain", view.verbose.level())
+	}
+	if w.fleetOut && (view.report.summary || view.report.explain || view.lanes != nil) {
+		return errors.New("--summary, --explain and -c are for the view and for one target's plain lines, not a scope's table as lines or JSON")
+	}
+	return nil
+}
+
+// liveSource is a connected watch: the server's version, the note said on an old one, and the
+// source of its items.
+type liveSource struct {
+	serverVersion, note string
+	src                 play.Source
+}
+
+// connect connects to the server (checking once it answers what the log plan may read), says a
+// note on an old server, and with rec writes the recording's header: each item is then recorded
+// before it is applied.
+func (w *watchPlan) connect(ctx context.Context, s streams, client kubernetes.Interface, host string, rec *recordOptions) (liveSource, error) {
+	serverVersion, live, err := connectWith(ctx, client, w.t, host, watch.LiveOptions{Recording: rec != nil},
+		func(ctx context.Context, o *watch.LiveOptions) { w.logs.setup(ctx, client, w.ns, s.ErrOut, o) })
+	if err != nil {
+		return liveSource{}, err
 	}
 	note := oldServerNote(serverVersion) // said once here, and kept in the final timeline's notes
 	sayNote(s.ErrOut, note)
 	var recorder *watch.Recorder
 	if rec != nil {
-		rec.logs = &logs
-		if err := rec.start(ns, t, serverVersion); err != nil {
-			return err
+		rec.logs = &w.logs
+		if err := rec.start(w.ns, w.t, serverVersion); err != nil {
+			return liveSource{}, err
 		}
 		recorder = rec.recorder
 	}
-	src := source.Recorded(live, recorder) // each item recorded before it is applied
-	opts.Brief = briefFocus(t, rec, kube)
-	if t.Kind == watch.TargetScope {
+	return liveSource{serverVersion: serverVersion, note: note, src: source.Recorded(live, recorder)}, nil
+}
+
+// playOptions are how the player runs this watch: a recording's --linger and --until, a live
+// scope's brief mode and its frame rate.
+func (w *watchPlan) playOptions(rec *recordOptions, kube *kubeOptions) play.Options {
+	opts := play.Options{Brief: briefFocus(w.t, rec, kube)}
+	if rec != nil {
+		opts.Linger = rec.linger
+		if rec.until != untilNone {
+			t := w.t
+			opts.Until = func(s timeline.Snapshot) bool { return rec.until.met(t, s) }
+		}
+	}
+	if w.t.Kind == watch.TargetScope {
 		opts.Frame = scopeFrame
 	}
+	return opts
+}
+
+// show plays src to its end in the chosen output: a scope's table as lines or JSON, the view,
+// nothing but warnings, or plain lines.
+func (w *watchPlan) show(ctx context.Context, s streams, view *viewOptions, kube *kubeOptions, src play.Source, opts play.Options, note string) (play.Result, error) {
 	switch {
-	case fleetOut:
-		res, err = runFleetOut(ctx, s, kube, src, opts, t)
-	case out.view:
-		res, err = runLiveView(ctx, s, mode, src, opts, t, view, kube.fleet.sidecarsOnly(t))
-	case out.plain == nil:
-		res, err = play.RunLive(ctx, src, opts, warnTo(s))
-	default:
-		say(s.ErrOut, "watching %s (Ctrl-C to stop)", where(t))
-		feed := newPlainFeed(out.plain, 1, view.report, view.lanes) // lines held come out by this machine's clock
-		feed.rests = true
-		stop := feed.start(ctx)
-		warn := warnTo(s)
-		res, err = play.RunLive(ctx, src, opts, func(f play.Frame) {
-			feed.frame(f)
-			warn(f)
-		})
-		stop()
-		_ = feed.finish(withNote(res.Final, note)) // as before: a broken pipe is not the watch's error
+	case w.fleetOut:
+		return runFleetOut(ctx, s, kube, src, opts, w.t)
+	case w.out.view:
+		return runLiveView(ctx, s, w.mode, src, opts, w.t, view, kube.fleet.sidecarsOnly(w.t))
+	case w.out.plain == nil:
+		return play.RunLive(ctx, src, opts, warnTo(s))
 	}
-	if err != nil {
-		return err
-	}
-	res.Final = withNote(res.Final, note)
-	if err := kube.exports.write(ctx, s, t, serverVersion, res.Final, inputs); err != nil {
-		return err
-	}
-	if rec != nil {
-		return rec.finish(ctx, s, t, res, view.lanes)
-	}
-	return nil
+	return runPlainLines(ctx, s, w.out.plain, view, src, opts, w.t, note)
+}
+
+// runPlainLines plays src writing plain lines to out, held lines coming out by this machine's
+// clock, and each new watch error to standard error.
+func runPlainLines(ctx context.Context, s streams, out io.Writer, view *viewOptions, src play.Source, opts play.Options, t watch.Target, note string) (play.Result, error) {
+	say(s.ErrOut, "watching %s (Ctrl-C to stop)", where(t))
+	feed := newPlainFeed(out, 1, view.report, view.lanes)
+	feed.rests = true
+	stop := feed.start(ctx)
+	warn := warnTo(s)
+	res, err := play.RunLive(ctx, src, opts, func(f play.Frame) {
+		feed.frame(f)
+		warn(f)
+	})
+	stop()
+	_ = feed.finish(withNote(res.Final, note)) // as before: a broken pipe is not the watch's error
+	return res, err
 }
 
 // watchOutput is how a watch shows itself: the view, or plain lines written to plain, or (record
