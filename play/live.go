@@ -65,55 +65,9 @@ func stale(src Source) time.Duration {
 func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (Result, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	type read struct {
-		it  Input
-		err error
-	}
-	reads := make(chan read, 256)
-	go func() {
-		for {
-			it, err := src.Next(ctx)
-			select {
-			case reads <- read{it, err}:
-			case <-ctx.Done():
-				return
-			}
-			if err != nil && !isTransient(err) {
-				return
-			}
-		}
-	}()
-	e := NewEngine()
-	focus, focused := opts.brief(e)
-	var res Result
-	// watchErr stays until a frame has shown it: warnings that come while items flow (a log
-	// line sidecar-top could not use) are not lost, and those between two frames are joined.
-	var watchErr error
-	shown := true
-	var linger <-chan time.Time
-	var silent time.Duration // as the last frame said
-	frame := func(final bool, end error) (shownNow bool) {
-		was := silent
-		silent = stale(src)
-		if !e.Changed() && !final && watchErr == nil && silent == was {
-			return false
-		}
-		s := e.Snapshot()
-		if !res.Met && opts.Until != nil && opts.Until(s) {
-			res.Met = true
-			linger = time.After(opts.Linger)
-		}
-		if show != nil {
-			show(Frame{Snapshot: s, Now: e.Now(), WatchErr: watchErr, Silent: silent, Listed: e.Listed(), Ended: final, Err: end})
-		}
-		shown = true
-		return true
-	}
-	finish := func(err error) (Result, error) {
-		frame(true, err)
-		res.Items, res.Final = e.Items(), e.Snapshot()
-		return res, err
-	}
+	reads := readLive(ctx, src)
+	r := &liveRun{src: src, opts: opts, show: show, e: NewEngine(), shown: true}
+	focus, focused := opts.brief(r.e)
 	// The clock ticks a frame apart while items come, and slows to idleFrame once a frame finds
 	// nothing changed: a watch idles most of its life, and waking 30 times a second to find
 	// nothing new was most of what it cost then. The first item after a lull wakes it again.
@@ -122,43 +76,121 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 	idle := false
 	for {
 		select {
-		case r := <-reads:
+		case rd := <-reads:
 			if idle {
 				idle = false
 				tick.Reset(opts.frame())
 			}
-			switch {
-			case isTransient(r.err):
-				if watchErr != nil && !shown {
-					watchErr = fmt.Errorf("%w; %w", watchErr, r.err)
-				} else {
-					watchErr = r.err
-				}
-				shown = false
-				continue
-			case r.err == io.EOF, r.err != nil && ctx.Err() != nil:
-				return finish(nil)
-			case r.err != nil:
-				return finish(r.err)
-			}
-			e.Add(src, r.it)
-			if shown {
-				watchErr = nil
+			if end, err := r.take(ctx, rd); end {
+				return r.finish(err)
 			}
 		case <-tick.C:
-			if !frame(false, nil) && !idle {
+			if !r.frame(false, nil) && !idle {
 				idle = true
 				tick.Reset(max(idleFrame, opts.frame()))
 			}
 		case <-focus:
-			focused = opts.Brief.follow(e, focused)
-			frame(false, nil)
-		case <-linger:
-			return finish(nil)
+			focused = opts.Brief.follow(r.e, focused)
+			r.frame(false, nil)
+		case <-r.linger:
+			return r.finish(nil)
 		case <-ctx.Done():
-			return finish(nil)
+			return r.finish(nil)
 		}
 	}
+}
+
+// liveRead is what RunLive's reader hands on: an item, or the error that came instead.
+type liveRead struct {
+	it  Input
+	err error
+}
+
+// readLive reads src in a goroutine of its own, handing on each item and error, until src fails
+// for good or ctx ends.
+func readLive(ctx context.Context, src Source) <-chan liveRead {
+	reads := make(chan liveRead, 256)
+	go func() {
+		for {
+			it, err := src.Next(ctx)
+			select {
+			case reads <- liveRead{it, err}:
+			case <-ctx.Done():
+				return
+			}
+			if err != nil && !isTransient(err) {
+				return
+			}
+		}
+	}()
+	return reads
+}
+
+// liveRun is what a RunLive keeps between the items it applies and the frames it shows.
+type liveRun struct {
+	src  Source
+	opts Options
+	show func(Frame) // may be nil
+	e    *Engine
+	res  Result
+	// watchErr stays until a frame has shown it: warnings that come while items flow (a log
+	// line sidecar-top could not use) are not lost, and those between two frames are joined.
+	watchErr error
+	shown    bool
+	linger   <-chan time.Time
+	silent   time.Duration // as the last frame said
+}
+
+// take applies what the reader handed on: an item, or a transient error kept for the next frame.
+// It says whether the run ends there, and with which error (none at the source's end or ctx's).
+func (r *liveRun) take(ctx context.Context, rd liveRead) (end bool, err error) {
+	switch {
+	case isTransient(rd.err):
+		if r.watchErr != nil && !r.shown {
+			r.watchErr = fmt.Errorf("%w; %w", r.watchErr, rd.err)
+		} else {
+			r.watchErr = rd.err
+		}
+		r.shown = false
+		return false, nil
+	case rd.err == io.EOF, rd.err != nil && ctx.Err() != nil:
+		return true, nil
+	case rd.err != nil:
+		return true, rd.err
+	}
+	r.e.Add(r.src, rd.it)
+	if r.shown {
+		r.watchErr = nil
+	}
+	return false, nil
+}
+
+// frame shows a frame when something changed since the last (the timeline, the watch error, the
+// server's silence) or when it is the final one, and starts Linger once Until holds. It says
+// whether it showed one.
+func (r *liveRun) frame(final bool, end error) bool {
+	was := r.silent
+	r.silent = stale(r.src)
+	if !r.e.Changed() && !final && r.watchErr == nil && r.silent == was {
+		return false
+	}
+	s := r.e.Snapshot()
+	if !r.res.Met && r.opts.Until != nil && r.opts.Until(s) {
+		r.res.Met = true
+		r.linger = time.After(r.opts.Linger)
+	}
+	if r.show != nil {
+		r.show(Frame{Snapshot: s, Now: r.e.Now(), WatchErr: r.watchErr, Silent: r.silent, Listed: r.e.Listed(), Ended: final, Err: end})
+	}
+	r.shown = true
+	return true
+}
+
+// finish shows the final frame and ends the run with err.
+func (r *liveRun) finish(err error) (Result, error) {
+	r.frame(true, err)
+	r.res.Items, r.res.Final = r.e.Items(), r.e.Snapshot()
+	return r.res, err
 }
 
 // brief puts e in brief mode if the options ask for it, and is the channel that says the focus
