@@ -22,21 +22,12 @@ type markKey struct {
 // would not: a milestone is usually known only some time after it happened. Only what changed
 // between two snapshots is read.
 func Marks(rec []timeline.Observation) map[string][]time.Time {
-	out := map[string][]time.Time{}
-	seen := map[markKey]bool{}
-	note := func(k markKey, t time.Time) {
-		if seen[k] {
-			return
-		}
-		seen[k] = true
-		for _, key := range []string{k.uid, ""} {
-			if ts := out[key]; len(ts) == 0 || !ts[len(ts)-1].Equal(t) {
-				out[key] = append(ts, t)
-			}
-		}
+	mk := marker{
+		out:      map[string][]time.Time{},
+		seen:     map[markKey]bool{},
+		lastPod:  map[string]*timeline.Pod{},
+		lastRuns: map[string]map[string]timeline.Seq[*timeline.Run]{},
 	}
-	lastPod := map[string]*timeline.Pod{}
-	lastRuns := map[string]map[string]timeline.Seq[*timeline.Run]{}
 	b := timeline.NewBuilder()
 	for i := 0; i < len(rec); {
 		t := rec[i].Received
@@ -44,49 +35,86 @@ func Marks(rec []timeline.Observation) map[string][]time.Time {
 			b.Apply(rec[i])
 			i++
 		}
-		s := b.Snapshot()
-		for _, p := range s.Pods.Items() {
-			old := lastPod[p.UID]
-			if old == p {
-				continue
-			}
-			var oldRow timeline.Seq[timeline.Milestone]
-			if old != nil {
-				oldRow = old.Milestones
-			}
-			for _, m := range p.Milestones.ChangedSince(oldRow) {
-				k := markKey{uid: p.UID, kind: m.Kind, reason: m.Reason}
-				if m.Kind == timeline.MReady || m.Kind == timeline.MNotReady {
-					k.at = m.At
-				}
-				note(k, t)
-			}
-			runs := lastRuns[p.UID]
-			if runs == nil {
-				runs = map[string]timeline.Seq[*timeline.Run]{}
-				lastRuns[p.UID] = runs
-			}
-			for ci := range p.Containers {
-				c := &p.Containers[ci]
-				was := runs[c.Name]
-				for ri, rp := range c.Runs.ChangedSince(was) { // the blocks of runs seen are skipped whole
-					r := *rp
-					if ri < was.Len() && was.At(ri) == r {
-						continue
-					}
-					for _, m := range r.Milestones {
-						note(markKey{uid: p.UID, lane: c.Name, kind: m.Kind, attempt: m.Attempt}, t)
-					}
-				}
-				runs[c.Name] = c.Runs
-			}
-			lastPod[p.UID] = p
-		}
-		for _, j := range s.Jobs {
-			for _, m := range j.Milestones {
-				note(markKey{uid: j.UID, lane: "job", kind: m.Kind, reason: m.Reason}, t)
-			}
+		mk.snapshot(b.Snapshot(), t)
+	}
+	return mk.out
+}
+
+// marker is what Marks keeps between two snapshots: the times noted, the milestones seen, and
+// each pod (and its containers' runs) as the last snapshot had it.
+type marker struct {
+	out      map[string][]time.Time
+	seen     map[markKey]bool
+	lastPod  map[string]*timeline.Pod
+	lastRuns map[string]map[string]timeline.Seq[*timeline.Run] // by pod UID, then container
+}
+
+// note notes t for k's pod or job, and for all, unless k was seen before or t is already the
+// last time noted.
+func (mk *marker) note(k markKey, t time.Time) {
+	if mk.seen[k] {
+		return
+	}
+	mk.seen[k] = true
+	for _, key := range []string{k.uid, ""} {
+		if ts := mk.out[key]; len(ts) == 0 || !ts[len(ts)-1].Equal(t) {
+			mk.out[key] = append(ts, t)
 		}
 	}
-	return out
+}
+
+// snapshot notes the milestones of s, received at t, reading only the pods that changed.
+func (mk *marker) snapshot(s timeline.Snapshot, t time.Time) {
+	for _, p := range s.Pods.Items() {
+		old := mk.lastPod[p.UID]
+		if old == p {
+			continue
+		}
+		mk.podRow(p, old, t)
+		mk.runs(p, t)
+		mk.lastPod[p.UID] = p
+	}
+	for _, j := range s.Jobs {
+		for _, m := range j.Milestones {
+			mk.note(markKey{uid: j.UID, lane: "job", kind: m.Kind, reason: m.Reason}, t)
+		}
+	}
+}
+
+// podRow notes the milestones of p's own row that old (nil: none) did not have.
+func (mk *marker) podRow(p, old *timeline.Pod, t time.Time) {
+	var oldRow timeline.Seq[timeline.Milestone]
+	if old != nil {
+		oldRow = old.Milestones
+	}
+	for _, m := range p.Milestones.ChangedSince(oldRow) {
+		k := markKey{uid: p.UID, kind: m.Kind, reason: m.Reason}
+		if m.Kind == timeline.MReady || m.Kind == timeline.MNotReady {
+			k.at = m.At
+		}
+		mk.note(k, t)
+	}
+}
+
+// runs notes the milestones of the runs of p's containers that changed since the last snapshot.
+func (mk *marker) runs(p *timeline.Pod, t time.Time) {
+	runs := mk.lastRuns[p.UID]
+	if runs == nil {
+		runs = map[string]timeline.Seq[*timeline.Run]{}
+		mk.lastRuns[p.UID] = runs
+	}
+	for ci := range p.Containers {
+		c := &p.Containers[ci]
+		was := runs[c.Name]
+		for ri, rp := range c.Runs.ChangedSince(was) { // the blocks of runs seen are skipped whole
+			r := *rp
+			if ri < was.Len() && was.At(ri) == r {
+				continue
+			}
+			for _, m := range r.Milestones {
+				mk.note(markKey{uid: p.UID, lane: c.Name, kind: m.Kind, attempt: m.Attempt}, t)
+			}
+		}
+		runs[c.Name] = c.Runs
+	}
 }
