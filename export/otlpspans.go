@@ -122,6 +122,21 @@ func containerSpans(ctx context.Context, c *timeline.Container, uid string, s sp
 	if len(runs) == 0 {
 		runs = []*timeline.Run{{}}
 	}
+	segs := segmentsByRun(c, runs, s)
+	for ri, r := range runs {
+		from, to, ok := runExtent(r, segs[ri], s)
+		if !ok {
+			continue // nothing of this run is on the axis
+		}
+		runCtx, run := startRun(ctx, c, r, uid, from, start)
+		runMilestones(run, r, s)
+		stateSpans(runCtx, c, r, segs[ri], uid, s, start)
+		run.End(trace.WithTimestamp(to))
+	}
+}
+
+// segmentsByRun is, for each of runs, the stretches of c's lane on the axis that belong to it.
+func segmentsByRun(c *timeline.Container, runs []*timeline.Run, s span) [][]timeline.Segment {
 	segs := make([][]timeline.Segment, len(runs))
 	for _, g := range c.Segments() {
 		if !s.placed(g.From) {
@@ -135,56 +150,70 @@ func containerSpans(ctx context.Context, c *timeline.Container, uid string, s sp
 		}
 		segs[i] = append(segs[i], g)
 	}
-	for ri, r := range runs {
-		from, to := time.Time{}, time.Time{}
-		widen := func(a, b time.Time) {
-			if from.IsZero() || a.Before(from) {
-				from = a
-			}
-			if b.After(to) {
-				to = b
-			}
+	return segs
+}
+
+// runExtent is the time run r's span covers: its stretches segs and its milestones on the axis.
+// ok is false when none of them is on the axis.
+func runExtent(r *timeline.Run, segs []timeline.Segment, s span) (from, to time.Time, ok bool) {
+	widen := func(a, b time.Time) {
+		if from.IsZero() || a.Before(from) {
+			from = a
 		}
-		for _, g := range segs[ri] {
-			widen(g.From, segmentEnd(g, s))
+		if b.After(to) {
+			to = b
 		}
-		for i := range r.Milestones {
-			if m := &r.Milestones[i]; s.placed(m.At) {
-				widen(m.At, m.At)
-			}
+	}
+	for _, g := range segs {
+		widen(g.From, segmentEnd(g, s))
+	}
+	for i := range r.Milestones {
+		if m := &r.Milestones[i]; s.placed(m.At) {
+			widen(m.At, m.At)
 		}
-		if from.IsZero() {
-			continue // nothing of this run is on the axis
+	}
+	return from, to, !from.IsZero()
+}
+
+// startRun starts the span of container c's run r at from: "NAME", or "NAME restart N" for a
+// later run.
+func startRun(ctx context.Context, c *timeline.Container, r *timeline.Run, uid string, from time.Time, start starter) (context.Context, trace.Span) {
+	name := c.Name
+	if r.Attempt > 0 {
+		name = fmt.Sprintf("%s restart %d", c.Name, r.Attempt)
+	}
+	return start(ctx, spanID(uid, "run", c.Name, itoa(r.Attempt)), name, from,
+		semconv.K8SContainerName(c.Name), semconv.K8SContainerRestartCount(int(r.Attempt)),
+		keyKind.String(string(c.Kind)), keyAttempt.Int(int(r.Attempt)))
+}
+
+// runMilestones adds run r's milestones on the axis to its span as events; a failed exit makes
+// the span's status an error.
+func runMilestones(run trace.Span, r *timeline.Run, s span) {
+	for i := range r.Milestones {
+		m := &r.Milestones[i]
+		if !s.placed(m.At) {
+			continue
 		}
-		name := c.Name
-		if r.Attempt > 0 {
-			name = fmt.Sprintf("%s restart %d", c.Name, r.Attempt)
+		addMilestone(run, m)
+		if m.Kind == timeline.MExit && m.Failed() {
+			run.SetStatus(codes.Error, m.Detail())
 		}
-		runCtx, run := start(ctx, spanID(uid, "run", c.Name, itoa(r.Attempt)), name, from,
-			semconv.K8SContainerName(c.Name), semconv.K8SContainerRestartCount(int(r.Attempt)),
-			keyKind.String(string(c.Kind)), keyAttempt.Int(int(r.Attempt)))
-		for i := range r.Milestones {
-			m := &r.Milestones[i]
-			if !s.placed(m.At) {
-				continue
-			}
-			addMilestone(run, m)
-			if m.Kind == timeline.MExit && m.Failed() {
-				run.SetStatus(codes.Error, m.Detail())
-			}
+	}
+}
+
+// stateSpans makes a span under the run's (ctx) per stretch segs of container c's run r.
+func stateSpans(ctx context.Context, c *timeline.Container, r *timeline.Run, segs []timeline.Segment, uid string, s span, start starter) {
+	for gi, g := range segs {
+		attrs := []attribute.KeyValue{keyState.String(string(g.State))}
+		if g.Reason != "" {
+			attrs = append(attrs, keyReason.String(g.Reason))
 		}
-		for gi, g := range segs[ri] {
-			attrs := []attribute.KeyValue{keyState.String(string(g.State))}
-			if g.Reason != "" {
-				attrs = append(attrs, keyReason.String(g.Reason))
-			}
-			if g.To.IsZero() {
-				attrs = append(attrs, keyOpen.Bool(true)) // still so when the timeline ended
-			}
-			_, seg := start(runCtx, spanID(uid, "state", c.Name, itoa(r.Attempt), itoa(gi)), string(g.State), g.From, attrs...)
-			seg.End(trace.WithTimestamp(segmentEnd(g, s)))
+		if g.To.IsZero() {
+			attrs = append(attrs, keyOpen.Bool(true)) // still so when the timeline ended
 		}
-		run.End(trace.WithTimestamp(to))
+		_, seg := start(ctx, spanID(uid, "state", c.Name, itoa(r.Attempt), itoa(gi)), string(g.State), g.From, attrs...)
+		seg.End(trace.WithTimestamp(segmentEnd(g, s)))
 	}
 }
 
