@@ -101,56 +101,25 @@ type timelineSource struct {
 	missed string
 }
 
+// runCheck evaluates every --assert over the final timeline of a recording or of a live target,
+// prints the report (and the JUnit file of --junit), and exits as the verdict says.
 func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOptions, args []string) error {
-	if len(opts.asserts) == 0 {
-		return errors.New("check needs at least one --assert EXPR, e.g. --assert 'app.start - proxy.started < 3s'")
-	}
-	list := make([]*assert.Assertion, len(opts.asserts))
-	for i, src := range opts.asserts {
-		a, err := assert.Parse(src)
-		if err != nil && isRecordingArg(args, kube) {
-			err = nameUnknown(ctx, s, args[0], src, err)
-		}
-		if err != nil {
-			return assertError(src, err)
-		}
-		list[i] = a
-	}
-	var snap timeline.Snapshot
-	var src timelineSource
-	var err error
-	recording := isRecordingArg(args, kube)
-	inputs := kube.inputs()
-	if recording {
-		if err := kube.refuseWithRecording(args[0]); err != nil {
-			return err
-		}
-		inputs = inputFiles{}
-		inputs.add(args[0], s.In)
-	}
-	if opts.junit != "" {
-		if err := inputs.refuse("--junit", opts.junit); err != nil {
-			return err // before anything is read or watched
-		}
-	}
-	if recording {
-		if opts.untilArg != "" || opts.timeout != 0 {
-			return fmt.Errorf("--until and --timeout are for a live target; %s is a recording", args[0])
-		}
-		src.name = args[0]
-		snap, _, err = readFinal(ctx, s, args[0])
-	} else {
-		snap, src, err = checkLive(ctx, s, kube, opts, args)
-	}
+	list, err := parseAsserts(ctx, s, kube, opts.asserts, args)
 	if err != nil {
 		return err
 	}
-	results := make([]checked, len(list))
-	for i, a := range list {
-		if err := a.Check(snap); err != nil {
-			return assertError(a.String(), err)
-		}
-		results[i] = checked{a, a.EvalPods(snap.Pods.Slice())}
+	recording := isRecordingArg(args, kube)
+	inputs, err := checkInputs(s, kube, opts, args, recording)
+	if err != nil {
+		return err
+	}
+	snap, src, err := checkTimeline(ctx, s, kube, opts, args, recording)
+	if err != nil {
+		return err
+	}
+	results, err := evaluate(list, snap)
+	if err != nil {
+		return err
 	}
 	if err := writeCheckReport(s.Out, results, snap.Pods.Len(), src); err != nil {
 		return err
@@ -161,6 +130,70 @@ func runCheck(ctx context.Context, s streams, kube *kubeOptions, opts *checkOpti
 		}
 	}
 	return checkVerdict(results, opts.allowUncertain, src)
+}
+
+// parseAsserts parses the assertions, at least one: one that does not parse over a recording
+// says first a container it names that the recording's pods lack.
+func parseAsserts(ctx context.Context, s streams, kube *kubeOptions, asserts, args []string) ([]*assert.Assertion, error) {
+	if len(asserts) == 0 {
+		return nil, errors.New("check needs at least one --assert EXPR, e.g. --assert 'app.start - proxy.started < 3s'")
+	}
+	list := make([]*assert.Assertion, len(asserts))
+	for i, src := range asserts {
+		a, err := assert.Parse(src)
+		if err != nil && isRecordingArg(args, kube) {
+			err = nameUnknown(ctx, s, args[0], src, err)
+		}
+		if err != nil {
+			return nil, assertError(src, err)
+		}
+		list[i] = a
+	}
+	return list, nil
+}
+
+// checkInputs are the files check reads (the recording, or those of the kube flags), refusing
+// before anything is read or watched a --junit file that is one of them.
+func checkInputs(s streams, kube *kubeOptions, opts *checkOptions, args []string, recording bool) (inputFiles, error) {
+	inputs := kube.inputs()
+	if recording {
+		if err := kube.refuseWithRecording(args[0]); err != nil {
+			return nil, err
+		}
+		inputs = inputFiles{}
+		inputs.add(args[0], s.In)
+	}
+	if opts.junit != "" {
+		if err := inputs.refuse("--junit", opts.junit); err != nil {
+			return nil, err
+		}
+	}
+	return inputs, nil
+}
+
+// checkTimeline is the final timeline to check: the recording's, or the live target's as
+// --until and --timeout end its watch.
+func checkTimeline(ctx context.Context, s streams, kube *kubeOptions, opts *checkOptions, args []string, recording bool) (timeline.Snapshot, timelineSource, error) {
+	if !recording {
+		return checkLive(ctx, s, kube, opts, args)
+	}
+	if opts.untilArg != "" || opts.timeout != 0 {
+		return timeline.Snapshot{}, timelineSource{}, fmt.Errorf("--until and --timeout are for a live target; %s is a recording", args[0])
+	}
+	snap, _, err := readFinal(ctx, s, args[0])
+	return snap, timelineSource{name: args[0]}, err
+}
+
+// evaluate checks that each assertion applies to snap, and evaluates it over snap's pods.
+func evaluate(list []*assert.Assertion, snap timeline.Snapshot) ([]checked, error) {
+	results := make([]checked, len(list))
+	for i, a := range list {
+		if err := a.Check(snap); err != nil {
+			return nil, assertError(a.String(), err)
+		}
+		results[i] = checked{a, a.EvalPods(snap.Pods.Slice())}
+	}
+	return results, nil
 }
 
 // nameUnknown is err, the error of an assertion src that did not parse, with a container it
