@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -25,40 +26,46 @@ func parseUntil(s string) (untilCondition, error) {
 	return untilNone, fmt.Errorf("--until %q: want complete, deleted or ready", s)
 }
 
-// met reports whether the snapshot satisfies the condition for the target.
+// met reports whether the snapshot satisfies the condition for the target. For a Job target,
+// complete and deleted are the Job's own; otherwise every pod must be so, and there must be one.
 func (c untilCondition) met(t watch.Target, s timeline.Snapshot) bool {
-	if c == untilNone {
+	switch {
+	case c == untilNone:
 		return false
-	}
-	if t.Kind == watch.TargetJob && c != untilReady {
-		for _, j := range s.Jobs {
-			if c == untilDeleted && j.Deleted {
-				return true
-			}
-			if c == untilComplete && (j.Status == "Complete" || j.Status == "Failed") {
-				return true
-			}
-		}
-		return false
-	}
-	if s.Pods.Len() == 0 {
+	case t.Kind == watch.TargetJob && c != untilReady:
+		return slices.ContainsFunc(s.Jobs, c.jobMet)
+	case s.Pods.Len() == 0:
 		return false
 	}
 	for _, p := range s.Pods.Items() {
-		switch c {
-		case untilComplete:
-			if !p.Deleted && p.Phase != "Succeeded" && p.Phase != "Failed" {
-				return false
-			}
-		case untilDeleted:
-			if !p.Deleted {
-				return false
-			}
-		case untilReady:
-			if !p.Deleted && !podReady(p) {
-				return false
-			}
+		if !c.podMet(p) {
+			return false
 		}
+	}
+	return true
+}
+
+// jobMet reports whether Job j is as c waits for: deleted, or Complete or Failed.
+func (c untilCondition) jobMet(j *timeline.Job) bool {
+	switch c {
+	case untilDeleted:
+		return j.Deleted
+	case untilComplete:
+		return j.Status == "Complete" || j.Status == "Failed"
+	}
+	return false
+}
+
+// podMet reports whether pod p is as c waits for. A deleted pod is as complete and as ready as it
+// will ever be.
+func (c untilCondition) podMet(p *timeline.Pod) bool {
+	switch c {
+	case untilComplete:
+		return p.Deleted || p.Phase == "Succeeded" || p.Phase == "Failed"
+	case untilDeleted:
+		return p.Deleted
+	case untilReady:
+		return p.Deleted || podReady(p)
 	}
 	return true
 }
