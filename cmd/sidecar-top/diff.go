@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -70,34 +71,59 @@ that ended on one side only); 2 on a bad flag, threshold or recording.`,
 // runDiff checks the flags before it reads anything, compares, prints, and says whether the
 // gate passed: nil, or exit status 1 with what failed.
 func runDiff(cmd *cobra.Command, s streams, opts *diffOptions, args []string) error {
+	thresholds, err := opts.check(args)
+	if err != nil {
+		return err
+	}
+	d, err := diffRecordings(cmd.Context(), s, args, opts.by)
+	if err != nil {
+		return err
+	}
+	if err := d.Apply(thresholds); err != nil {
+		return err
+	}
+	if err := writeDiff(s.Out, opts.output, d); err != nil {
+		return err
+	}
+	return diffVerdict(d, opts.exitCode)
+}
+
+// check reads the flags and the arguments A and B, and returns the --fail-on thresholds.
+func (opts *diffOptions) check(args []string) ([]compare.Threshold, error) {
 	if o := opts.output; o != "" && o != "json" && o != "yaml" {
-		return fmt.Errorf("-o %q: want json or yaml", o)
+		return nil, fmt.Errorf("-o %q: want json or yaml", o)
 	}
 	if args[0] == "-" && args[1] == "-" {
-		return fmt.Errorf("only one of A and B can be standard input")
+		return nil, fmt.Errorf("only one of A and B can be standard input")
 	}
 	if by := opts.by; by != compare.ByAuto && by != compare.ByName && by != compare.ByOrder && by != compare.ByGap {
-		return fmt.Errorf("--by %q: want auto, name, order or gap", by)
+		return nil, fmt.Errorf("--by %q: want auto, name, order or gap", by)
 	}
 	thresholds := make([]compare.Threshold, len(opts.failOn))
 	for i, src := range opts.failOn {
 		t, err := compare.ParseThreshold(src)
 		if err != nil {
-			return fmt.Errorf("--fail-on %q: %w", src, err)
+			return nil, fmt.Errorf("--fail-on %q: %w", src, err)
 		}
 		thresholds[i] = t
 	}
-	a, ha, err := readFinal(cmd.Context(), s, args[0])
+	return thresholds, nil
+}
+
+// diffRecordings plays recordings A and B (args) to their ends and compares them as by says,
+// each side named by its recording's target when its header has one.
+func diffRecordings(ctx context.Context, s streams, args []string, by string) (compare.Diff, error) {
+	a, ha, err := readFinal(ctx, s, args[0])
 	if err != nil {
-		return err
+		return compare.Diff{}, err
 	}
-	b, hb, err := readFinal(cmd.Context(), s, args[1])
+	b, hb, err := readFinal(ctx, s, args[1])
 	if err != nil {
-		return err
+		return compare.Diff{}, err
 	}
-	d, err := compare.Timelines(args[0], args[1], a, b, opts.by)
+	d, err := compare.Timelines(args[0], args[1], a, b, by)
 	if err != nil {
-		return err
+		return compare.Diff{}, err
 	}
 	if ha != nil {
 		d.TargetA = ha.Target
@@ -105,21 +131,18 @@ func runDiff(cmd *cobra.Command, s streams, opts *diffOptions, args []string) er
 	if hb != nil {
 		d.TargetB = hb.Target
 	}
-	if err := d.Apply(thresholds); err != nil {
-		return err
-	}
-	switch opts.output {
+	return d, nil
+}
+
+// writeDiff prints d on w as a JSON or YAML document, or (output "") as text.
+func writeDiff(w io.Writer, output string, d compare.Diff) error {
+	switch output {
 	case "json":
-		err = compare.WriteJSON(s.Out, d)
+		return compare.WriteJSON(w, d)
 	case "yaml":
-		err = writeYAML(s.Out, func(w io.Writer) error { return compare.WriteJSON(w, d) })
-	default:
-		err = compare.Write(s.Out, d)
+		return writeYAML(w, func(w io.Writer) error { return compare.WriteJSON(w, d) })
 	}
-	if err != nil {
-		return err
-	}
-	return diffVerdict(d, opts.exitCode)
+	return compare.Write(w, d)
 }
 
 // diffVerdict is nil when the gate passes, else the exit status 1 with what failed, in one line.
