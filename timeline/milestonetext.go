@@ -23,20 +23,11 @@ func (m *Milestone) Failed() bool {
 // (runs of white space made one space): whoever shows it escapes it.
 func (m *Milestone) Detail() string {
 	var parts []string
-	generic := m.Kind == MExit && (m.Reason == "Error" || m.Reason == "Completed")
-	switch {
-	case m.Kind == MNotReady && m.Reason == reasonGatesNotReady && m.Message != "":
-		parts = append(parts, m.Message) // which gates: more than the reason says
-	case m.Reason != "" && m.Kind != MCondition && !generic:
-		parts = append(parts, m.Reason)
+	if r := m.reasonText(); r != "" {
+		parts = append(parts, r)
 	}
-	switch {
-	case m.ExitCode != nil && m.Signal != "":
-		parts = append(parts, fmt.Sprintf("exit %d (%s)", *m.ExitCode, m.Signal))
-	case m.ExitCode != nil:
-		parts = append(parts, fmt.Sprintf("exit %d", *m.ExitCode))
-	case m.Signal != "":
-		parts = append(parts, m.Signal)
+	if e := m.exitText(); e != "" {
+		parts = append(parts, e)
 	}
 	if m.Kind == MRestart && m.Attempt > 0 {
 		parts = append(parts, fmt.Sprintf("#%d", m.Attempt))
@@ -48,6 +39,30 @@ func (m *Milestone) Detail() string {
 		parts = append(parts, m.Message)
 	}
 	return strings.Join(strings.Fields(strings.Join(parts, ", ")), " ")
+}
+
+// reasonText is the reason Detail shows, or "": none for a condition (KindName has its type) or
+// a plain exit's Error or Completed, and the message for a pod held by its readiness gates.
+func (m *Milestone) reasonText() string {
+	generic := m.Kind == MExit && (m.Reason == "Error" || m.Reason == "Completed")
+	switch {
+	case m.Kind == MNotReady && m.Reason == reasonGatesNotReady && m.Message != "":
+		return m.Message // which gates: more than the reason says
+	case m.Reason != "" && m.Kind != MCondition && !generic:
+		return m.Reason
+	}
+	return ""
+}
+
+// exitText is the exit code and the signal Detail shows, or "" with neither.
+func (m *Milestone) exitText() string {
+	switch {
+	case m.ExitCode != nil && m.Signal != "":
+		return fmt.Sprintf("exit %d (%s)", *m.ExitCode, m.Signal)
+	case m.ExitCode != nil:
+		return fmt.Sprintf("exit %d", *m.ExitCode)
+	}
+	return m.Signal
 }
 
 // KindName names the milestone as the view's table and every export do: its kind (the pod's
