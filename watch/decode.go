@@ -188,8 +188,8 @@ func (o *wireObject) decodeTyped(kind, apiVersion string, decode func(any) error
 	if err := decode(target); err != nil {
 		return err
 	}
-	if c, ok := obj.(interface{ check() error }); ok {
-		if err := c.check(); err != nil {
+	if c, ok := obj.(interface{ Check() error }); ok {
+		if err := c.Check(); err != nil {
 			return err
 		}
 	}
@@ -221,7 +221,7 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 		if err := decode(obj); err != nil {
 			return true, err
 		}
-		o.obj = slimJob(obj)
+		o.obj = SlimJob(obj)
 	default:
 		return false, nil
 	}

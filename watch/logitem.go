@@ -95,9 +95,9 @@ func (k *KubeletLog) DeepCopyObject() runtime.Object {
 	return &out
 }
 
-// check refuses a batch that cannot be filed: no run to file it under, or a line with no
+// Check refuses a batch that cannot be filed: no run to file it under, or a line with no
 // stamp or a negative length.
-func (c *ContainerLog) check() error {
+func (c *ContainerLog) Check() error {
 	switch {
 	case c.Container == "":
 		return errors.New("ContainerLog has no \"container\"")
@@ -117,8 +117,8 @@ func (c *ContainerLog) check() error {
 	return nil
 }
 
-// check refuses a kubelet line that cannot be filed.
-func (k *KubeletLog) check() error {
+// Check refuses a kubelet line that cannot be filed.
+func (k *KubeletLog) Check() error {
 	switch {
 	case k.At.IsZero():
 		return errors.New("KubeletLog has no \"at\"")

@@ -68,8 +68,8 @@ func (n *Note) DeepCopyObject() runtime.Object {
 	return &out
 }
 
-// check refuses a note that says nothing.
-func (n *Note) check() error {
+// Check refuses a note that says nothing.
+func (n *Note) Check() error {
 	if n.Reason == "" {
 		return errors.New("note has no \"reason\"")
 	}

@@ -45,11 +45,11 @@ func (s *obsSlab) observe(it Item) (timeline.Observation, bool) {
 	case *corev1.Pod:
 		o := slabNext(&s.pods)
 		n := len(obj.Spec.InitContainers) + len(obj.Spec.Containers) + len(obj.Spec.EphemeralContainers)
-		fillPod(o, obj, slabTake(&s.conds, len(obj.Status.Conditions)), slabTake(&s.ctrs, n))
+		FillPod(o, obj, slabTake(&s.conds, len(obj.Status.Conditions)), slabTake(&s.ctrs, n))
 		return timeline.Observation{Received: it.Time, Type: it.Type, Pod: o}, true
 	case *corev1.Event:
 		o := slabNext(&s.events)
-		fillEvent(o, obj)
+		FillEvent(o, obj)
 		return timeline.Observation{Received: it.Time, Type: it.Type, Event: o}, true
 	}
 	return Observe(it)
@@ -67,7 +67,7 @@ func slabNext[T any](l *[]T) *T {
 	return &(*l)[len(*l)-1]
 }
 
-// slabTake is room for n elements at the end of *l, as fillPod's storage: empty, of capacity n (nil
+// slabTake is room for n elements at the end of *l, as FillPod's storage: empty, of capacity n (nil
 // for none).
 func slabTake[T any](l *[]T, n int) []T {
 	if n == 0 {

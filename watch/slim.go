@@ -28,13 +28,15 @@ func Slim(obj any) any {
 	case *corev1.Event:
 		return slimEvent(o)
 	case *batchv1.Job:
-		return slimJob(o)
+		return SlimJob(o)
 	}
 	return obj
 }
 
-// slimMeta keeps the identity, the times translation reads, and the controller reference.
-func slimMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
+// SlimMeta keeps the identity, the times translation reads, and the controller reference: what
+// Slim keeps of an object's metadata, and what the recording reader's slim decode makes (package
+// recfile).
+func SlimMeta(m *metav1.ObjectMeta) metav1.ObjectMeta {
 	s := metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID, ResourceVersion: m.ResourceVersion,
 		CreationTimestamp: m.CreationTimestamp, DeletionTimestamp: m.DeletionTimestamp,
 		DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds}
@@ -59,8 +61,8 @@ func controllerOf(refs []metav1.OwnerReference) *metav1.OwnerReference {
 func slimPod(p *corev1.Pod) *corev1.Pod {
 	return &corev1.Pod{
 		TypeMeta:   metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
-		ObjectMeta: slimMeta(&p.ObjectMeta),
-		Spec:       slimSpec(&p.Spec),
+		ObjectMeta: SlimMeta(&p.ObjectMeta),
+		Spec:       SlimSpec(&p.Spec),
 		Status: corev1.PodStatus{
 			Phase: p.Status.Phase, Reason: p.Status.Reason,
 			Conditions:                 slimPodConditions(p.Status.Conditions),
@@ -71,7 +73,9 @@ func slimPod(p *corev1.Pod) *corev1.Pod {
 	}
 }
 
-func slimSpec(p *corev1.PodSpec) corev1.PodSpec {
+// SlimSpec is what Slim keeps of a pod's spec, and what the recording reader's spec cache keeps
+// when it decodes slim.
+func SlimSpec(p *corev1.PodSpec) corev1.PodSpec {
 	s := corev1.PodSpec{
 		NodeName: p.NodeName, RestartPolicy: p.RestartPolicy,
 		TerminationGracePeriodSeconds: p.TerminationGracePeriodSeconds,
@@ -174,10 +178,11 @@ func slimEvent(e *corev1.Event) *corev1.Event {
 	return s
 }
 
-func slimJob(j *batchv1.Job) *batchv1.Job {
+// SlimJob is what Slim keeps of a Job.
+func SlimJob(j *batchv1.Job) *batchv1.Job {
 	s := &batchv1.Job{
 		TypeMeta:   metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"},
-		ObjectMeta: slimMeta(&j.ObjectMeta),
+		ObjectMeta: SlimMeta(&j.ObjectMeta),
 		Status: batchv1.JobStatus{Active: j.Status.Active, Succeeded: j.Status.Succeeded, Failed: j.Status.Failed,
 			Ready: j.Status.Ready},
 	}

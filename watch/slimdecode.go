@@ -56,7 +56,7 @@ type slimWirePod struct {
 	Status slimWireStatus `json:"status"`
 }
 
-// slimWireMeta is what slimMeta reads of an object's metadata.
+// slimWireMeta is what SlimMeta reads of an object's metadata.
 type slimWireMeta struct {
 	Name                       string                  `json:"name"`
 	Namespace                  string                  `json:"namespace"`
@@ -69,7 +69,7 @@ type slimWireMeta struct {
 }
 
 func (m *slimWireMeta) meta() metav1.ObjectMeta {
-	return slimMeta(&metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+	return SlimMeta(&metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 		ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		DeletionTimestamp: m.DeletionTimestamp, DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
 		OwnerReferences: m.OwnerReferences})

@@ -66,7 +66,7 @@ func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return within(err, from, dec.InputOffset()-int64(len(raw)))
 	}
 	if c.slim {
-		spec = slimSpec(&spec)
+		spec = SlimSpec(&spec)
 	}
 	if c.specs == nil || len(c.specs) >= specCacheSize {
 		c.specs = make(map[string]*corev1.PodSpec)

@@ -50,13 +50,14 @@ func Observations(items []Item) []timeline.Observation {
 
 func observePod(p *corev1.Pod) *timeline.PodObservation {
 	o := new(timeline.PodObservation)
-	fillPod(o, p, nil, nil)
+	FillPod(o, p, nil, nil)
 	return o
 }
 
-// fillPod writes p's observation into o, its conditions and containers into conds and ctrs
-// (their storage used again: nil makes lists of their size).
-func fillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Condition, ctrs []timeline.ContainerObservation) {
+// FillPod is Observe of a Pod into memory the caller owns: it writes p's observation into o, its
+// conditions and containers into conds and ctrs (their storage used again: nil makes lists of
+// their size). Translator and the recording reader's slab (package recfile) use it.
+func FillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Condition, ctrs []timeline.ContainerObservation) {
 	*o = timeline.PodObservation{
 		UID: string(p.UID), Namespace: p.Namespace, Name: p.Name, ResourceVersion: p.ResourceVersion,
 		Node: p.Spec.NodeName, Created: p.CreationTimestamp.Time, Deletion: timePtr(p.DeletionTimestamp),
@@ -237,11 +238,12 @@ func terminated(t *corev1.ContainerStateTerminated) *timeline.Terminated {
 
 func observeEvent(e *corev1.Event) *timeline.EventObservation {
 	o := new(timeline.EventObservation)
-	fillEvent(o, e)
+	FillEvent(o, e)
 	return o
 }
 
-func fillEvent(o *timeline.EventObservation, e *corev1.Event) {
+// FillEvent is Observe of a core/v1 Event into o, memory the caller owns.
+func FillEvent(o *timeline.EventObservation, e *corev1.Event) {
 	*o = timeline.EventObservation{
 		UID: string(e.UID), Namespace: e.Namespace, Name: e.Name,
 		InvolvedKind: e.InvolvedObject.Kind, InvolvedName: e.InvolvedObject.Name, InvolvedUID: string(e.InvolvedObject.UID),

@@ -22,10 +22,10 @@ type Translator struct {
 func (t *Translator) Observe(it Item) (timeline.Observation, bool) {
 	switch obj := it.Object.(type) {
 	case *corev1.Pod:
-		fillPod(&t.pod, obj, t.pod.Conditions, t.pod.Containers)
+		FillPod(&t.pod, obj, t.pod.Conditions, t.pod.Containers)
 		return timeline.Observation{Received: it.Time, Type: it.Type, Pod: &t.pod}, true
 	case *corev1.Event:
-		fillEvent(&t.event, obj)
+		FillEvent(&t.event, obj)
 		return timeline.Observation{Received: it.Time, Type: it.Type, Event: &t.event}, true
 	}
 	return Observe(it)
