@@ -14,6 +14,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -57,7 +58,7 @@ func reader(t *testing.T, name string) watch.Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := watch.NewReader(bytes.NewReader(b), name)
+	rd, err := recfile.NewReader(bytes.NewReader(b), name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,9 +9,9 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/sidecar-top/sidecar-top/export"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestCutTraceOfABrief: a pod open so long its trace is cut (TraceAfter) was kept as its brief
@@ -62,7 +62,7 @@ func openPod(t *testing.T, name string) []timeline.Observation {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, obs, _, err := watch.ReadObservations(bytes.NewReader(data), name)
+	_, obs, _, err := recfile.ReadObservations(bytes.NewReader(data), name)
 	if err != nil {
 		t.Fatal(err)
 	}

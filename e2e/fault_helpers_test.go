@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -53,7 +54,7 @@ func notesOf(t *testing.T, path string) map[watch.NoteReason][]*watch.Note {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, path)
+	_, items, _, err := recfile.ReadAll(f, path)
 	if err != nil {
 		t.Fatalf("the recording does not read back: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -121,7 +122,7 @@ func TestFaultRBAC(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, rec)
+	_, items, _, err := recfile.ReadAll(f, rec)
 	if err != nil {
 		t.Fatal(err)
 	}

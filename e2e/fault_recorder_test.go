@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
-	"github.com/sidecar-top/sidecar-top/watch"
+	"github.com/sidecar-top/sidecar-top/recfile"
 )
 
 // fSetPipeSize is Linux's F_SETPIPE_SZ.
@@ -158,7 +158,7 @@ func replayKilled(t *testing.T, ctx context.Context, path string, pipe bool, del
 		}
 		return cut
 	}
-	_, items, rd, err := watch.ReadAll(bytes.NewReader(data), path)
+	_, items, rd, err := recfile.ReadAll(bytes.NewReader(data), path)
 	if err != nil {
 		t.Fatalf("%s: the reader refuses it: %v", what, err)
 	}

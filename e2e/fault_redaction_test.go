@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -91,7 +92,7 @@ func TestFaultRedaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h, items, _, err := watch.ReadAll(f, r.Record.Path)
+	h, items, _, err := recfile.ReadAll(f, r.Record.Path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/harness"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -62,7 +63,7 @@ type lenRun struct {
 // and each run's log.
 type recordingStats struct {
 	Size   int64
-	Header *watch.Header
+	Header *recfile.Header
 	Kinds  map[string]int
 	Notes  []string
 	Runs   map[string]*runLogStats // by container ID
@@ -90,7 +91,7 @@ func readRecordingStats(t *testing.T, path string) *recordingStats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := watch.NewReader(f, path)
+	rd, err := recfile.NewReader(f, path)
 	if err != nil {
 		t.Fatalf("the recording does not read back: %v", err)
 	}

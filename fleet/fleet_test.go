@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // final plays an embedded recording to its end.
@@ -231,7 +231,7 @@ func TestRowsOfBriefs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd, err := watch.NewReader(f, name)
+		rd, err := recfile.NewReader(f, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,7 +264,7 @@ func TestRowsFollowSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := watch.NewReader(f, "job")
+	rd, err := recfile.NewReader(f, "job")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,8 +1,9 @@
-// Package source makes what package watch reads (a live watch, a recording, a test's items) into
-// what package play runs on (play.Source): each item recorded on the way when a recorder is
-// given, a watch note said as its text, a watch's retried errors marked transient, and each
-// object translated into an observation on the goroutine that applies it, into memory reused
-// from one to the next (watch.Translator), or as the recording reader translated it.
+// Package source makes what packages watch and recfile read (a live watch, a recording, a
+// test's items) into what package play runs on (play.Source): each item recorded on the way
+// when a recorder is given, a watch note said as its text, a watch's retried errors marked
+// transient, and each object translated into an observation on the goroutine that applies it,
+// into memory reused from one to the next (watch.Translator), or as the recording reader
+// translated it.
 package source
 
 import (
@@ -12,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
@@ -20,7 +22,7 @@ import (
 type Feed struct {
 	src      watch.Source
 	observed watch.ObservedSource // src, when it translates as it reads (a recording's reader)
-	rec      *watch.Recorder
+	rec      *recfile.Recorder
 	tr       watch.Translator // used on the goroutine that applies what Next read
 }
 
@@ -29,7 +31,7 @@ func Of(src watch.Source) *Feed { return Recorded(src, nil) }
 
 // Recorded is a Feed of src that writes every item it reads to rec (nil: none), before it is
 // applied: what a run saw is what its recording holds.
-func Recorded(src watch.Source, rec *watch.Recorder) *Feed {
+func Recorded(src watch.Source, rec *recfile.Recorder) *Feed {
 	f := &Feed{src: src, rec: rec}
 	f.observed, _ = src.(watch.ObservedSource)
 	return f

@@ -13,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -46,7 +47,7 @@ func TestFeed(t *testing.T) {
 	src := &slice{items: []watch.Item{{Time: t0, Type: timeline.Added, Object: pod}, {Time: t0.Add(time.Second), Type: timeline.Added, Object: note}},
 		err: &watch.WatchError{Resource: "events", Err: errors.New("boom")}}
 	var b bytes.Buffer
-	rec, err := watch.NewRecorder(&b, watch.Header{Namespace: "ns", Target: "pod/web", StartTime: t0})
+	rec, err := recfile.NewRecorder(&b, recfile.Header{Namespace: "ns", Target: "pod/web", StartTime: t0})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestObserveAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rd, err := watch.NewReader(r, "termination-order.jsonl")
+	rd, err := recfile.NewReader(r, "termination-order.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}

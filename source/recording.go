@@ -8,13 +8,14 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Recording is a recording played to its end, as replay plays it.
 type Recording struct {
-	Header *watch.Header // nil for a recording without one
+	Header *recfile.Header // nil for a recording without one
 	Final  timeline.Snapshot
 	// Runtimes are the container runtimes by pod UID that the scheme of the pods' container IDs
 	// names ("containerd://0123…" is containerd).
@@ -26,7 +27,7 @@ type Recording struct {
 
 // Play reads the recording in r (named name in errors) and plays it to its end.
 func Play(ctx context.Context, r io.Reader, name string) (Recording, error) {
-	rd, err := watch.NewReader(r, name)
+	rd, err := recfile.NewReader(r, name)
 	if err != nil {
 		return Recording{}, err
 	}

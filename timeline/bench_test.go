@@ -16,6 +16,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -139,7 +140,7 @@ func recordingItems(b testing.TB, name string, gen func([]byte) ([]byte, error))
 			b.Fatal(err)
 		}
 	}
-	rd, err := watch.NewReader(bytes.NewReader(src), name)
+	rd, err := recfile.NewReader(bytes.NewReader(src), name)
 	if err != nil {
 		b.Fatal(err)
 	}

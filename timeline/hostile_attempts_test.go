@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -27,7 +28,7 @@ func itemsOf(t testing.TB, name string) []watch.Item {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, name)
+	_, items, _, err := recfile.ReadAll(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}

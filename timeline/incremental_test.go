@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -46,7 +47,7 @@ func TestSnapshotsAreIncremental(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer f.Close()
-				if _, items, _, err = watch.ReadAll(f, src.recording); err != nil {
+				if _, items, _, err = recfile.ReadAll(f, src.recording); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // loggedPod is a pod whose one container is ready from 0 s to 10 s and wrote a line at 1.5 s,
@@ -81,7 +81,7 @@ func TestViewLogsDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, obs, _, err := watch.ReadObservations(f, name)
+	_, obs, _, err := recfile.ReadObservations(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,10 +14,10 @@ import (
 	"github.com/sidecar-top/sidecar-top/internal/textfmt"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // replayPlain plays a recording through a Plain printer as replay does (a frame per 33 ms of
@@ -25,7 +25,7 @@ import (
 // final snapshot.
 func replayPlain(t *testing.T, src io.Reader, name string, explain bool) (string, timeline.Snapshot) {
 	t.Helper()
-	rd, err := watch.NewReader(src, name)
+	rd, err := recfile.NewReader(src, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -18,7 +19,7 @@ func readRecording(t *testing.T, name string) []timeline.Observation {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, items, _, err := watch.ReadAll(f, name)
+	_, items, _, err := recfile.ReadAll(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
@@ -31,7 +32,7 @@ func finalOf(t testing.TB, name string, gen func([]byte) ([]byte, error)) timeli
 			t.Fatal(err)
 		}
 	}
-	_, items, _, err := watch.ReadAll(strings.NewReader(string(src)), name)
+	_, items, _, err := recfile.ReadAll(strings.NewReader(string(src)), name)
 	if err != nil {
 		t.Fatal(err)
 	}

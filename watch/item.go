@@ -1,6 +1,8 @@
-// Package watch is the only part of sidecar-top that talks to the API server or to files: it
-// runs the informers, writes and reads recordings, and translates Pod, Event and Job objects
-// into timeline observations.
+// Package watch is the only part of sidecar-top that talks to the API server and to the nodes'
+// logs: it runs the watches of a target, checks access before them, follows the logs, and
+// translates Pod, Event and Job objects (and its own log items and notes) into timeline
+// observations. Recordings are written and read by package recfile, which uses this
+// translation; watch knows nothing of recordings.
 package watch
 
 import (

@@ -1,4 +1,4 @@
-package watch
+package watch_test
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -29,7 +30,7 @@ func TestLogsDemoRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	h, obs, rd, err := ReadObservations(f, logsDemo)
+	h, obs, rd, err := recfile.ReadObservations(f, logsDemo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package watch
+package watch_test
 
 import (
 	"os"
 	"slices"
 	"testing"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -24,7 +25,7 @@ func TestNodeLostRecording(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	_, obs, _, err := ReadObservations(f, nodeLost)
+	_, obs, _, err := recfile.ReadObservations(f, nodeLost)
 	if err != nil {
 		t.Fatal(err)
 	}

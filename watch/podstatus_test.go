@@ -1,13 +1,9 @@
 package watch
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -310,66 +306,4 @@ func manyInits(n, sidecar int) []corev1.Container {
 	}
 	out[sidecar].RestartPolicy = always
 	return out
-}
-
-// TestPodStatusRecordings replays the real recordings and checks the STATUS column kubectl
-// would have shown, as README.md in the recordings directory describes each run.
-func TestPodStatusRecordings(t *testing.T) {
-	tests := []struct {
-		file string
-		want []string
-	}{
-		// "Expected STATUS sequence (kubectl): Pending → Init:0/2 → Init:1/2 → PodInitializing →
-		// Running → Completed/Terminating": deleted while Running, then Succeeded.
-		{"startup-probe.jsonl", []string{"Pending", "Init:0/2", "Init:1/2", "PodInitializing", "Running", "Terminating", "Completed"}},
-		// Main exits 0 while the sidecar still runs (phase Running) and is SIGKILLed 30 s later
-		// (exit 137): the pod reads Completed throughout.
-		{"job-native-sidecar.jsonl", []string{"Pending", "Init:0/1", "PodInitializing", "Running", "Completed"}},
-		// "the pod is Running with Ready=False (kubectl STATUS NotReady). It never completes."
-		{"job-classic-sidecar.jsonl", []string{"Pending", "ContainerCreating", "Running", "NotReady"}},
-		// Deleted at 08:35:11.35 while Running, then Succeeded.
-		{"termination-order.jsonl", []string{"Pending", "Init:0/1", "PodInitializing", "Running", "Terminating", "Completed"}},
-		// "Between crashes the status shows terminated (Error, exit 1), switching to waiting:
-		// CrashLoopBackOff only ~0.2 s before each restart": restarted at once the first time,
-		// then after each back-off; the app keeps running.
-		{"crashing-sidecar.jsonl", []string{"Pending", "Init:0/1", "PodInitializing", "Running",
-			"Init:Error", "Running",
-			"Init:Error", "Init:CrashLoopBackOff", "Running",
-			"Init:Error", "Init:CrashLoopBackOff", "Running",
-			"Init:Error", "Init:CrashLoopBackOff", "Running",
-			"Init:Error"}},
-	}
-	for _, tt := range tests {
-		t.Run(strings.TrimSuffix(tt.file, ".jsonl"), func(t *testing.T) {
-			_, items := readRecording(t, filepath.Join("..", "recordings", tt.file))
-			var got []string
-			for _, it := range items {
-				pod, ok := it.Object.(*corev1.Pod)
-				if !ok {
-					continue
-				}
-				if s := podStatus(pod); len(got) == 0 || got[len(got)-1] != s {
-					got = append(got, s)
-				}
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("STATUS sequence of %s mismatch (-want +got):\n%s", tt.file, diff)
-			}
-		})
-	}
-}
-
-// readRecording reads a whole recording file, failing the test on any error.
-func readRecording(t *testing.T, path string) (*Header, []Item) {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	h, items, _, err := ReadAll(f, filepath.Base(path))
-	if err != nil {
-		t.Fatalf("ReadAll(%s): %v", path, err)
-	}
-	return h, items
 }

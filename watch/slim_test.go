@@ -11,81 +11,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
-	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/internal/fixture"
 )
 
-// TestSlimTranslatesAlike checks that translation reads nothing slim drops: every item of
-// every embedded recording translates to the same observation whole and slimmed.
-func TestSlimTranslatesAlike(t *testing.T) {
-	for _, name := range recordings.Names() {
-		t.Run(name, func(t *testing.T) {
-			f, err := recordings.Open(name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			_, items, _, err := ReadAll(f, name)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for i, it := range items {
-				whole, ok := Observe(it)
-				if !ok {
-					continue
-				}
-				s, _ := slim(it.Object.DeepCopyObject())
-				it.Object = s.(runtime.Object)
-				got, _ := Observe(it)
-				if diff := cmp.Diff(whole, got); diff != "" {
-					t.Errorf("item %d (%T): slimmed object translates differently (-whole +slim):\n%s", i, it.Object, diff)
-				}
-			}
-		})
-	}
-}
-
-// richPod has, beside what translation reads, what a real pod carries and translation does not.
-func richPod() *corev1.Pod {
-	probe := &corev1.Probe{ProbeHandler: corev1.ProbeHandler{Exec: &corev1.ExecAction{Command: []string{"true"}}}}
-	started := metav1.Unix(100, 0)
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1", Namespace: "ns", UID: "pod-uid", ResourceVersion: "7",
-			CreationTimestamp: metav1.Unix(90, 0), Labels: map[string]string{"app": "web"},
-			Annotations: map[string]string{"note": "big"}, ManagedFields: managed,
-			OwnerReferences: []metav1.OwnerReference{
-				{APIVersion: "v1", Kind: "ConfigMap", Name: "not-controller", UID: "cm-uid"},
-				{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "web-7d", UID: "rs-uid", Controller: ptr.To(true)},
-			}},
-		Spec: corev1.PodSpec{
-			NodeName: "node-1", RestartPolicy: corev1.RestartPolicyAlways, TerminationGracePeriodSeconds: ptr.To[int64](5),
-			Volumes: []corev1.Volume{{Name: "data"}},
-			InitContainers: []corev1.Container{{Name: "proxy", Image: "envoy", RestartPolicy: always,
-				StartupProbe: probe, Env: []corev1.EnvVar{{Name: "A", Value: "b"}},
-				Lifecycle: &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"warm"}}}}}},
-			ReadinessGates: []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}},
-			Containers: []corev1.Container{{Name: "app", Image: "app:1", Command: []string{"serve"},
-				ReadinessProbe: probe, Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: 1}}},
-				Resources:    corev1.ResourceRequirements{Limits: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("1")}},
-				VolumeMounts: []corev1.VolumeMount{{Name: "data", MountPath: "/data"}}}},
-			EphemeralContainers: []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{
-				Name: "debug", Image: "busybox"}}},
-		},
-		Status: corev1.PodStatus{
-			Phase: corev1.PodRunning, HostIP: "10.0.0.1", PodIP: "10.89.0.2",
-			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue,
-				LastProbeTime: metav1.Unix(1, 0), LastTransitionTime: started, Reason: "r", Message: "m"}},
-			InitContainerStatuses: []corev1.ContainerStatus{{Name: "proxy", Image: "envoy", ImageID: "sha256:1",
-				ContainerID: "containerd://1", Ready: true, Started: ptr.To(true), RestartCount: 2,
-				State:                corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: started}},
-				LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{ExitCode: 1}}}},
-			ContainerStatuses: []corev1.ContainerStatus{{Name: "app", Image: "app:1",
-				State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "PodInitializing"}}}},
-		},
-	}
-}
-
 func TestSlimPod(t *testing.T) {
-	in := richPod()
+	in := fixture.RichPod()
 	got, err := slim(in)
 	if err != nil {
 		t.Fatal(err)
@@ -122,42 +52,13 @@ func TestSlimPod(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("slim(pod) mismatch (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(richPod(), in); diff != "" {
+	if diff := cmp.Diff(fixture.RichPod(), in); diff != "" {
 		t.Errorf("slim changed its input (-before +after):\n%s", diff)
 	}
 }
 
-// richEvent has, beside what translation reads, what a real Event carries and translation does not.
-func richEvent() *corev1.Event {
-	return &corev1.Event{
-		ObjectMeta: metav1.ObjectMeta{Name: "web-1.1", Namespace: "ns", UID: "ev-uid", ResourceVersion: "9",
-			ManagedFields: managed, Labels: map[string]string{"x": "y"}},
-		InvolvedObject: corev1.ObjectReference{Kind: "Pod", Namespace: "ns", Name: "web-1", UID: "pod-uid",
-			APIVersion: "v1", ResourceVersion: "7", FieldPath: "spec.containers{app}"},
-		Reason: "Started", Message: "Started container app", Type: "Normal", Count: 2,
-		Source:         corev1.EventSource{Component: "kubelet", Host: "node-1"},
-		FirstTimestamp: metav1.Unix(1, 0), LastTimestamp: metav1.Unix(2, 0), EventTime: metav1.NewMicroTime(metav1.Unix(3, 0).Time),
-		Series: &corev1.EventSeries{Count: 3, LastObservedTime: metav1.NewMicroTime(metav1.Unix(4, 0).Time)},
-		Action: "Start", ReportingController: "kubelet", ReportingInstance: "node-1",
-		Related: &corev1.ObjectReference{Kind: "Node", Name: "node-1"},
-	}
-}
-
-// richJob has, beside what translation reads, what a real Job carries and translation does not.
-func richJob() *batchv1.Job {
-	return &batchv1.Job{
-		ObjectMeta: metav1.ObjectMeta{Name: "batch", Namespace: "ns", UID: "job-uid", ResourceVersion: "3",
-			CreationTimestamp: metav1.Unix(5, 0), Labels: map[string]string{"x": "y"}},
-		Spec: batchv1.JobSpec{Parallelism: ptr.To[int32](2), Template: corev1.PodTemplateSpec{Spec: richPod().Spec}},
-		Status: batchv1.JobStatus{Active: 1, Succeeded: 2, Failed: 3, Ready: ptr.To[int32](1),
-			StartTime: ptr.To(metav1.Unix(6, 0)), Conditions: []batchv1.JobCondition{{Type: batchv1.JobComplete,
-				Status: corev1.ConditionTrue, LastProbeTime: metav1.Unix(7, 0), LastTransitionTime: metav1.Unix(8, 0),
-				Reason: "r", Message: "m"}}},
-	}
-}
-
 func TestSlimEventAndJob(t *testing.T) {
-	ev, job := richEvent(), richJob()
+	ev, job := fixture.RichEvent(), fixture.RichJob()
 	tests := []struct {
 		in, want runtime.Object
 	}{

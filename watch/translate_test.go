@@ -12,6 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
 
+	"github.com/sidecar-top/sidecar-top/internal/fixture"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -30,68 +31,6 @@ func atPtr(s int) *time.Time { t := at(s); return &t }
 
 var always = ptr.To(corev1.ContainerRestartPolicyAlways)
 
-// sidecarPod is a pod with one of everything: an init container, a native sidecar with a
-// startup probe and a preStop hook, two app containers whose spec order is not their name
-// order (the kubelet sorts containerStatuses by name), and an ephemeral container.
-func sidecarPod() *corev1.Pod {
-	return &corev1.Pod{
-		ObjectMeta: metav1.ObjectMeta{
-			Name: "sc-b1-x7k2p", Namespace: "sc-b1", UID: "pod-uid", ResourceVersion: "42",
-			CreationTimestamp: sec(0),
-			OwnerReferences: []metav1.OwnerReference{
-				{APIVersion: "v1", Kind: "Node", Name: "vm"}, // not the controller
-				{APIVersion: "batch/v1", Kind: "Job", Name: "sc-b1", UID: "job-uid", Controller: ptr.To(true)},
-			},
-		},
-		Spec: corev1.PodSpec{
-			NodeName: "vm", RestartPolicy: corev1.RestartPolicyNever, TerminationGracePeriodSeconds: ptr.To[int64](45),
-			InitContainers: []corev1.Container{
-				{Name: "setup"},
-				{Name: "proxy", RestartPolicy: always, StartupProbe: &corev1.Probe{},
-					Lifecycle: &corev1.Lifecycle{PreStop: &corev1.LifecycleHandler{Sleep: &corev1.SleepAction{Seconds: 1}}}},
-			},
-			Containers: []corev1.Container{
-				{Name: "web", ReadinessProbe: &corev1.Probe{},
-					Lifecycle: &corev1.Lifecycle{PostStart: &corev1.LifecycleHandler{Exec: &corev1.ExecAction{Command: []string{"warm"}}}}},
-				{Name: "agent"},
-			},
-			ReadinessGates: []corev1.PodReadinessGate{{ConditionType: "example.com/lb"}},
-			EphemeralContainers: []corev1.EphemeralContainer{
-				{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debugger"}},
-			},
-		},
-		Status: corev1.PodStatus{
-			Phase: corev1.PodRunning,
-			Conditions: []corev1.PodCondition{
-				{Type: corev1.PodInitialized, Status: corev1.ConditionTrue, LastTransitionTime: sec(5)},
-				{Type: corev1.PodReady, Status: corev1.ConditionFalse, Reason: "ContainersNotReady",
-					Message: "containers with unready status: [agent]", LastTransitionTime: sec(6)},
-			},
-			InitContainerStatuses: []corev1.ContainerStatus{
-				{Name: "setup", ContainerID: "containerd://s", Started: ptr.To(false), Ready: true,
-					State: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-						ContainerID: "containerd://s", Reason: "Completed", StartedAt: sec(1), FinishedAt: sec(3)}}},
-				{Name: "proxy", ContainerID: "containerd://p2", Started: ptr.To(true), Ready: true, RestartCount: 1,
-					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: sec(5)}},
-					LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
-						ContainerID: "containerd://p1", ExitCode: 137, Signal: 9, Reason: "Error", Message: "killed",
-						StartedAt: sec(4), FinishedAt: sec(5)}}},
-			},
-			ContainerStatuses: []corev1.ContainerStatus{ // sorted by name, as the kubelet reports them
-				{Name: "agent", Started: ptr.To(false),
-					State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{
-						Reason: "CrashLoopBackOff", Message: "back-off 10s restarting failed container"}}},
-				{Name: "web", ContainerID: "containerd://w", Started: ptr.To(true), Ready: true,
-					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: sec(6)}}},
-			},
-			EphemeralContainerStatuses: []corev1.ContainerStatus{
-				{Name: "debugger", ContainerID: "containerd://d",
-					State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: sec(9)}}},
-			},
-		},
-	}
-}
-
 func TestObservePod(t *testing.T) {
 	received := time.Date(2026, 12, 2, 8, 33, 0, 123456789, time.UTC)
 	tests := []struct {
@@ -101,7 +40,7 @@ func TestObservePod(t *testing.T) {
 	}{
 		{
 			name: "lanes in spec order, not status order",
-			pod:  sidecarPod,
+			pod:  fixture.SidecarPod,
 			want: &timeline.PodObservation{
 				UID: "pod-uid", Namespace: "sc-b1", Name: "sc-b1-x7k2p", ResourceVersion: "42", Node: "vm",
 				OwnerKind: "Job", OwnerName: "sc-b1", OwnerUID: "job-uid", Created: at(0), GracePeriod: 45, RestartPolicy: "Never",

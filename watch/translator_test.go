@@ -1,4 +1,4 @@
-package watch
+package watch_test
 
 import (
 	"bytes"
@@ -7,8 +7,10 @@ import (
 	"testing"
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestTranslatorIsObserve holds the contract a Translator rests on: the builder keeps nothing
@@ -18,19 +20,19 @@ import (
 // over each other), is applied twice, once as Observe makes the observations and once through a
 // Translator, with a snapshot after every third item; the last snapshots must be the same.
 func TestTranslatorIsObserve(t *testing.T) {
-	read := func(name string, src []byte, err error) []Item {
+	read := func(name string, src []byte, err error) []watch.Item {
 		t.Helper()
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, items, _, err := ReadAll(bytes.NewReader(src), name)
+		_, items, _, err := recfile.ReadAll(bytes.NewReader(src), name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return items
 	}
-	cases := map[string][]Item{}
-	var all [][]Item
+	cases := map[string][]watch.Item{}
+	var all [][]watch.Item
 	for _, name := range recordings.Names() {
 		src, err := recordings.Bytes(name)
 		cases[name] = read(name, src, err)
@@ -42,7 +44,7 @@ func TestTranslatorIsObserve(t *testing.T) {
 	}
 	cases["job-native-sidecar x20"] = read("x20", src, err)
 	for i := 0; len(all) > 0; i++ {
-		all = slices.DeleteFunc(all, func(l []Item) bool { return len(l) <= i })
+		all = slices.DeleteFunc(all, func(l []watch.Item) bool { return len(l) <= i })
 		for _, l := range all {
 			cases["all in turn"] = append(cases["all in turn"], l[i])
 		}
@@ -50,9 +52,9 @@ func TestTranslatorIsObserve(t *testing.T) {
 	for name, items := range cases {
 		t.Run(name, func(t *testing.T) {
 			fresh, reused := timeline.NewBuilder(), timeline.NewBuilder()
-			var tr Translator
+			var tr watch.Translator
 			for i, it := range items {
-				if o, ok := Observe(it); ok {
+				if o, ok := watch.Observe(it); ok {
 					fresh.Apply(o)
 				}
 				if o, ok := tr.Observe(it); ok {

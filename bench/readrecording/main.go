@@ -1,5 +1,5 @@
 // Command readrecording streams a recording through sidecar-top's reader, slim as replay's
-// (watch.Reader.Slim), watch.Observe (done
+// (recfile.Reader.Slim), watch.Observe (done
 // by the reader's decoding workers, one per GOMAXPROCS) and a sink that drops each observation,
 // then prints what it took: items, wall and CPU seconds, MB/s of input, and peak RSS (VmHWM).
 // It is the Go half of scripts/bench-reader.sh.
@@ -19,7 +19,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sidecar-top/sidecar-top/watch"
+	"github.com/sidecar-top/sidecar-top/recfile"
 )
 
 func main() {
@@ -44,7 +44,7 @@ func run(path string) error {
 		return err
 	}
 	start, cpu0 := time.Now(), cpuTime()
-	rd, err := watch.NewReader(f, path)
+	rd, err := recfile.NewReader(f, path)
 	if err != nil {
 		return err
 	}

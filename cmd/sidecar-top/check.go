@@ -17,9 +17,9 @@ import (
 	"github.com/sidecar-top/sidecar-top/assert"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/present"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // checkOptions are check's flags.
@@ -223,13 +223,13 @@ func isRecordingArg(args []string, kube *kubeOptions) bool {
 
 // readFinal plays a recording (- for standard input) to its final timeline, which must hold
 // at least one pod. It says on standard error when the last line was cut short.
-func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, *watch.Header, error) {
+func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, *recfile.Header, error) {
 	r, done, err := s.open(name)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}
 	defer done()
-	rd, err := watch.NewReader(r, name)
+	rd, err := recfile.NewReader(r, name)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}

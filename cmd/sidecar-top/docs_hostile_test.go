@@ -9,11 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sidecar-top/sidecar-top/watch"
+	"github.com/sidecar-top/sidecar-top/recfile"
 )
 
 // refusalRoom is what replaying a file refused at an over-long line may take beyond the line's
-// limit (watch.MaxLineBytes): the reader's buffer and a chunk of the line (a MiB each), what was
+// limit (recfile.MaxLineBytes): the reader's buffer and a chunk of the line (a MiB each), what was
 // read before it, and the program's own pages touched for the first time by the replay.
 const refusalRoom = 24 << 20
 
@@ -51,7 +51,7 @@ func TestHostileDoc(t *testing.T) {
 		t.Errorf("docs/hostile.md has %d rows; its tables were not read", rows)
 	}
 	for _, want := range []string{
-		fmt.Sprintf("the line limit, %d MiB (watch.MaxLineBytes)", watch.MaxLineBytes>>20),
+		fmt.Sprintf("the line limit, %d MiB (recfile.MaxLineBytes)", recfile.MaxLineBytes>>20),
 		fmt.Sprintf("grows by the line limit and at most %d MiB", refusalRoom>>20),
 	} {
 		if !strings.Contains(doc, want) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
@@ -26,7 +27,7 @@ func fleetFrames(t *testing.T) (half, end play.Frame) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, items, _, err := watch.ReadAll(f, name)
+		_, items, _, err := recfile.ReadAll(f, name)
 		f.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -16,7 +16,7 @@ import (
 	"k8s.io/cli-runtime/pkg/genericiooptions"
 
 	"github.com/sidecar-top/sidecar-top/play"
-	"github.com/sidecar-top/sidecar-top/watch"
+	"github.com/sidecar-top/sidecar-top/recfile"
 )
 
 // checkNoForeignControls fails the test if out holds a character a terminal obeys or that
@@ -165,7 +165,7 @@ func TestNoForeignControls(t *testing.T) {
 
 		// A recording (record -o - writes it to standard output) keeps the text, escaped.
 		var rec bytes.Buffer
-		r, err := watch.NewRecorder(&rec, watch.Header{Namespace: hostileText, Target: "pod/x"})
+		r, err := recfile.NewRecorder(&rec, recfile.Header{Namespace: hostileText, Target: "pod/x"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestNoForeignControls(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		_, items, _, err := watch.ReadAll(f, crash)
+		_, items, _, err := recfile.ReadAll(f, crash)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestNoForeignControls(t *testing.T) {
 			}
 		}
 		checkNoForeignControls(t, "a recording", rec.String(), false)
-		h, back, _, err := watch.ReadAll(&rec, "rec.jsonl")
+		h, back, _, err := recfile.ReadAll(&rec, "rec.jsonl")
 		if err != nil || len(back) != len(items) || h.Namespace != hostileText {
 			t.Errorf("the recording reads back as %d items of %d, namespace %q (%v)", len(back), len(items), h.Namespace, err)
 		}

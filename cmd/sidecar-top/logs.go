@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -131,7 +132,7 @@ func (p *logPlan) setup(ctx context.Context, client kubernetes.Interface, ns str
 }
 
 // describe says in a recording's header what the recording holds of the logs.
-func (p *logPlan) describe(h *watch.Header) {
+func (p *logPlan) describe(h *recfile.Header) {
 	h.Logs, h.NodeLogs = p.logsOn, p.nodeLogsOn
 	if p.logsOn {
 		h.LogText, h.Marks = p.opts.KeepText, p.specs

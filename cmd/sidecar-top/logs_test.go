@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	clienttesting "k8s.io/client-go/testing"
 
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -130,9 +131,9 @@ func TestLogSetup(t *testing.T) {
 			if opts.Logs != nil && (opts.Logs.MaxStreams != 3 || !opts.Logs.KeepText || opts.Logs.Marks.Len() != 1) {
 				t.Errorf("log options %+v", *opts.Logs)
 			}
-			var h watch.Header
+			var h recfile.Header
 			p.describe(&h)
-			want := watch.Header{Logs: tc.wantLogs, NodeLogs: tc.wantNode}
+			want := recfile.Header{Logs: tc.wantLogs, NodeLogs: tc.wantNode}
 			if tc.wantLogs {
 				want.LogText, want.Marks = true, []string{"app:sigterm=SIGTERM"}
 			}

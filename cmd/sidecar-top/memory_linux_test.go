@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/sidecar-top/sidecar-top/internal/memtune"
-	"github.com/sidecar-top/sidecar-top/watch"
+	"github.com/sidecar-top/sidecar-top/recfile"
 )
 
 // replayMemoryEnv, when set, makes TestReplayMemory the program under test: it replays the file
@@ -95,10 +95,10 @@ func TestReplayMemory(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut.String(), tc.line) {
 			t.Errorf("%s: exit %d, %q; want 1 and %q", tc.name, code, errOut.String(), tc.line)
 		}
-		t.Logf("%s: the peak resident memory grew by %.1f MiB (the line limit is %d MiB)", tc.name, float64(grew)/(1<<20), watch.MaxLineBytes>>20)
-		if grew > watch.MaxLineBytes+refusalRoom {
+		t.Logf("%s: the peak resident memory grew by %.1f MiB (the line limit is %d MiB)", tc.name, float64(grew)/(1<<20), recfile.MaxLineBytes>>20)
+		if grew > recfile.MaxLineBytes+refusalRoom {
 			t.Errorf("%s: the peak resident memory grew by %s MiB, want at most the line limit and %d MiB (%d MiB)", tc.name,
-				strconv.FormatInt(grew>>20, 10), refusalRoom>>20, (watch.MaxLineBytes+refusalRoom)>>20)
+				strconv.FormatInt(grew>>20, 10), refusalRoom>>20, (recfile.MaxLineBytes+refusalRoom)>>20)
 		}
 	}
 }

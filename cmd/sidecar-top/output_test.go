@@ -13,10 +13,10 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestWriteJSON: compact and indented output are the same JSON, the Document's, written a pod
@@ -112,7 +112,7 @@ func TestWriteJSONManyPods(t *testing.T) {
 
 // bigJob makes a recording of a Job of n pods from the embedded one, and returns what opens a
 // reader of it.
-func bigJob(t *testing.T, n int) func() *watch.Reader {
+func bigJob(t *testing.T, n int) func() *recfile.Reader {
 	t.Helper()
 	src, err := os.ReadFile(recordingFile(t, "job-native-sidecar"))
 	if err != nil {
@@ -122,8 +122,8 @@ func bigJob(t *testing.T, n int) func() *watch.Reader {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return func() *watch.Reader {
-		rd, err := watch.NewReader(bytes.NewReader(big), fmt.Sprintf("job-%d.jsonl", n))
+	return func() *recfile.Reader {
+		rd, err := recfile.NewReader(bytes.NewReader(big), fmt.Sprintf("job-%d.jsonl", n))
 		if err != nil {
 			t.Fatal(err)
 		}

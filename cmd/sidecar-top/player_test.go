@@ -12,20 +12,21 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-func openRecording(t *testing.T, name string) (*watch.Reader, watch.Target) {
+func openRecording(t *testing.T, name string) (*recfile.Reader, watch.Target) {
 	t.Helper()
 	f, err := recordings.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	rd, err := watch.NewReader(f, name)
+	rd, err := recfile.NewReader(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +49,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rec, err := watch.NewRecorder(file, watch.Header{Namespace: tgt.Namespace, Target: tgt.String(), StartTime: time.Now()})
+			rec, err := recfile.NewRecorder(file, recfile.Header{Namespace: tgt.Namespace, Target: tgt.String(), StartTime: time.Now()})
 			if err != nil {
 				t.Fatal(err)
 			}

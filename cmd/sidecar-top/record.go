@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
@@ -39,7 +40,7 @@ type recordOptions struct {
 	w        io.Writer
 	file     *os.File   // nil when writing to standard output
 	z        compressor // the file's gzip or zstd stream (--output-file NAME.gz, NAME.zst); nil for a plain one
-	recorder *watch.Recorder
+	recorder *recfile.Recorder
 	logs     *logPlan // what the recording holds of the logs, for its header
 
 	report *reportOptions // what -o json and -o yaml add (--summary)
@@ -176,7 +177,7 @@ func (r *recordOptions) closeFile() error {
 
 // start writes the recording's header, once connected.
 func (r *recordOptions) start(ns string, t watch.Target, serverVersion string) error {
-	h := watch.Header{
+	h := recfile.Header{
 		Tool: "sidecar-top " + version, ServerVersion: serverVersion,
 		Namespace: ns, Target: t.String(), StartTime: time.Now().UTC(),
 		Redacted: watch.Redacted, // what the Live's Sanitize removed from every object
@@ -185,7 +186,7 @@ func (r *recordOptions) start(ns string, t watch.Target, serverVersion string) e
 		r.logs.describe(&h)
 	}
 	var err error
-	r.recorder, err = watch.NewRecorder(r.w, h)
+	r.recorder, err = recfile.NewRecorder(r.w, h)
 	return err
 }
 

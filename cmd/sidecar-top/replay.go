@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -98,7 +99,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 // once, nothing held but the timeline), or translated whole for the view, which seeks back and
 // forth in it.
 func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, mode ui.ColorMode, name string, r io.Reader) error {
-	rd, err := watch.NewReader(r, name)
+	rd, err := recfile.NewReader(r, name)
 	if err != nil {
 		return err
 	}
@@ -156,7 +157,7 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 
 // replayPlain plays a recording as plain lines, then their summary. Interrupted (Ctrl-C,
 // SIGTERM), it prints the lines it holds and the summary of what it replayed, and says so.
-func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, name string, rd *watch.Reader, note string) error {
+func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, name string, rd *recfile.Reader, note string) error {
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
 	rd.Reuse() // each observation is applied before the next is read, paced or not
@@ -195,7 +196,7 @@ func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replay
 var errInterrupted = exitCode{130, "interrupted: what is above is the recording as far as it was replayed"}
 
 // sayTruncated says, once a replay has read its recording to the end, if the last line was cut.
-func sayTruncated(s streams, name string, rd *watch.Reader) {
+func sayTruncated(s streams, name string, rd *recfile.Reader) {
 	if rd.Truncated {
 		say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); replaying the lines before it", name)
 	}

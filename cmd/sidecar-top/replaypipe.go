@@ -7,9 +7,9 @@ import (
 	"os"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // growing reports whether a recording is to be read as it is written: r is a named pipe, a
@@ -27,7 +27,7 @@ func growing(r io.Reader) bool {
 // replayGrowing plays in the view a recording read as it comes (growing): the view starts at once
 // and shows what has been read, the replay playing on into what comes next, and q quits whether
 // or not the writer ever closes its end. An error reading is said once the view has quit.
-func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *watch.Reader, opts *replayOptions, name, target, ns string, view *viewOptions) error {
+func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *recfile.Reader, opts *replayOptions, name, target, ns string, view *viewOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r := play.NewReplay(nil, opts.speed, false, 0)
@@ -60,7 +60,7 @@ func replayGrowing(ctx context.Context, s streams, mode ui.ColorMode, rd *watch.
 // feedReplay reads the recording's observations and gives them to r as they come, as many at a
 // time as have come while r took the last: one at a time from a slow writer, in batches from a
 // fast one. It returns how many it gave, at the end of the recording or at the first error.
-func feedReplay(ctx context.Context, rd *watch.Reader, r *play.Replay) (n int, err error) {
+func feedReplay(ctx context.Context, rd *recfile.Reader, r *play.Replay) (n int, err error) {
 	obs := make(chan timeline.Observation, feedBatch)
 	var readErr error
 	go func() {

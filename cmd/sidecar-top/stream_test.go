@@ -9,9 +9,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestWriteStream: replay -o json writes each pod as it is derived (play.Options.Stream,
@@ -20,9 +20,9 @@ import (
 // for every embedded recording and for a Job of 600 pods, whose pods the marshalling goroutines
 // derive (under -race, with nothing shared that two of them write).
 func TestWriteStream(t *testing.T) {
-	open := map[string]func() *watch.Reader{"job of 600 pods": bigJob(t, 600)}
+	open := map[string]func() *recfile.Reader{"job of 600 pods": bigJob(t, 600)}
 	for _, name := range recordings.Names() {
-		open[name] = func() *watch.Reader { rd, _ := openRecording(t, name); return rd }
+		open[name] = func() *recfile.Reader { rd, _ := openRecording(t, name); return rd }
 	}
 	for name, reader := range open {
 		for _, pretty := range []bool{false, true} {

@@ -7,15 +7,15 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/ui"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // viewAtEnd is the model `sidecar-top replay` runs, for the recording in f (named name) played
 // to its end and drawn with styles, at size when it is given.
 func viewAtEnd(t *testing.T, f io.Reader, name string, styles ui.Styles, size *tea.WindowSizeMsg) tea.Model {
 	t.Helper()
-	rd, err := watch.NewReader(f, name)
+	rd, err := recfile.NewReader(f, name)
 	if err != nil {
 		t.Fatal(err)
 	}

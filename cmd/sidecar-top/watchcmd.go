@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
@@ -161,7 +162,7 @@ func (w *watchPlan) connect(ctx context.Context, s streams, client kubernetes.In
 	}
 	note := oldServerNote(serverVersion) // said once here, and kept in the final timeline's notes
 	sayNote(s.ErrOut, note)
-	var recorder *watch.Recorder
+	var recorder *recfile.Recorder
 	if rec != nil {
 		rec.logs = &w.logs
 		if err := rec.start(w.ns, w.t, serverVersion); err != nil {

@@ -23,10 +23,10 @@ const minHeapLimit = 40 << 20
 // the last collection) lets it grow to twice the timeline. A soft limit has it collect sooner
 // instead; the runtime caps the time it then spends collecting at half the CPU, so a timeline
 // bigger than the limit costs CPU, never a failure. It returns what the reader is to tell of its
-// progress (watch.Reader.Progress), or nil.
+// progress (recfile.Reader.Progress), or nil.
 //
 // The limit is a ceiling, not memory taken: the heap grows only by what is allocated, and that
-// follows what is read (a line refused costs what it read, watch.MaxLineBytes at most). What is
+// follows what is read (a line refused costs what it read, recfile.MaxLineBytes at most). What is
 // taken ahead of the allocations (the heap backed ahead, prefaultSize) follows what the reader
 // has read too, never the file's size alone, which says nothing of what a file holds: a sparse
 // file of 3 GiB whose line 22 was refused had had 1.5 GiB backed before a byte was read.

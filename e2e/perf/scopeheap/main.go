@@ -11,8 +11,8 @@ import (
 	"runtime/pprof"
 
 	"github.com/sidecar-top/sidecar-top/fleet"
+	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 func main() {
@@ -24,7 +24,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	_, obs, _, err := watch.ReadObservations(f, flag.Arg(0))
+	_, obs, _, err := recfile.ReadObservations(f, flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
 	}

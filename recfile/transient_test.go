@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -11,11 +11,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // observed is one item as NextObserved hands it out.
 type observed struct {
-	Item Item
+	Item watch.Item
 	Obs  timeline.Observation
 	OK   bool
 }

@@ -1,9 +1,10 @@
-package watch
+package recfile
 
 import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Reuse makes the reader transient (Transient) and writes the observations of a batch's Pods and
@@ -40,19 +41,19 @@ func (s *obsSlab) reset() {
 }
 
 // observe is Observe of it, into the slab's memory for a Pod or a core/v1 Event.
-func (s *obsSlab) observe(it Item) (timeline.Observation, bool) {
+func (s *obsSlab) observe(it watch.Item) (timeline.Observation, bool) {
 	switch obj := it.Object.(type) {
 	case *corev1.Pod:
 		o := slabNext(&s.pods)
 		n := len(obj.Spec.InitContainers) + len(obj.Spec.Containers) + len(obj.Spec.EphemeralContainers)
-		FillPod(o, obj, slabTake(&s.conds, len(obj.Status.Conditions)), slabTake(&s.ctrs, n))
+		watch.FillPod(o, obj, slabTake(&s.conds, len(obj.Status.Conditions)), slabTake(&s.ctrs, n))
 		return timeline.Observation{Received: it.Time, Type: it.Type, Pod: o}, true
 	case *corev1.Event:
 		o := slabNext(&s.events)
-		FillEvent(o, obj)
+		watch.FillEvent(o, obj)
 		return timeline.Observation{Received: it.Time, Type: it.Type, Event: o}, true
 	}
-	return Observe(it)
+	return watch.Observe(it)
 }
 
 // slabChunk is the least a slab's list grows by.

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"github.com/sidecar-top/sidecar-top/internal/synth"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestReuseIsObserve: a reader that reuses its batches' memory for their observations
@@ -46,7 +47,7 @@ func TestReuseIsObserve(t *testing.T) {
 				return timeline.Observation{}, false, io.EOF
 			}
 			i++
-			o, ok := Observe(items[i-1])
+			o, ok := watch.Observe(items[i-1])
 			return o, ok, nil
 		})
 		for _, workers := range []int{1, 2} {

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -20,6 +20,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // fuzzSeeds are the seed corpus of FuzzReader: each line of the real recordings after its
@@ -75,7 +76,7 @@ func fuzzSeeds(t testing.TB) [][]byte {
 // fuzzResult is what a reader made of an input.
 type fuzzResult struct {
 	header    *Header
-	items     []Item
+	items     []watch.Item
 	err       string
 	truncated bool
 	skipped   int
@@ -199,7 +200,7 @@ func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {
 		}
 		for i, it := range got.items {
 			want := whole.items[i]
-			want.Object = Slim(want.Object.DeepCopyObject()).(runtime.Object)
+			want.Object = watch.Slim(want.Object.DeepCopyObject()).(runtime.Object)
 			if diff := cmp.Diff(want, it); diff != "" {
 				t.Fatalf("item %d: a slim reader (%d workers) read unlike Slim of the whole object (-Slim +slim reader):\n%s", i, workers, diff)
 			}
@@ -209,7 +210,7 @@ func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {
 }
 
 // checkItem holds an item to what the timeline expects of one.
-func checkItem(t *testing.T, i int, it Item) {
+func checkItem(t *testing.T, i int, it watch.Item) {
 	t.Helper()
 	if it.Time.IsZero() || it.Type != timeline.Added && it.Type != timeline.Modified && it.Type != timeline.Deleted {
 		t.Fatalf("item %d: time %v, type %q", i, it.Time, it.Type)
@@ -224,9 +225,9 @@ func checkItem(t *testing.T, i int, it Item) {
 		tm = o.TypeMeta
 	case *batchv1.Job:
 		tm = o.TypeMeta
-	case *ContainerLog:
+	case *watch.ContainerLog:
 		tm = o.TypeMeta
-	case *KubeletLog:
+	case *watch.KubeletLog:
 		tm = o.TypeMeta
 	default:
 		t.Fatalf("item %d is a %T", i, it.Object)
@@ -234,7 +235,7 @@ func checkItem(t *testing.T, i int, it Item) {
 	if obj := newObject(tm.Kind, tm.APIVersion); fmt.Sprintf("%T", obj) != fmt.Sprintf("%T", it.Object) {
 		t.Fatalf("item %d is a %T that says it is %s %s", i, it.Object, tm.APIVersion, tm.Kind)
 	}
-	if _, ok := Observe(it); !ok {
+	if _, ok := watch.Observe(it); !ok {
 		t.Fatalf("item %d (%T) is not observable", i, it.Object)
 	}
 }

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -20,11 +20,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/utils/ptr"
 
+	"github.com/sidecar-top/sidecar-top/internal/fixture"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 func mustSanitize(obj runtime.Object) runtime.Object {
-	_, _ = Sanitize(obj)
+	_, _ = watch.Sanitize(obj)
 	return obj
 }
 
@@ -32,15 +34,15 @@ func TestRecordingRoundTrip(t *testing.T) {
 	cet := time.FixedZone("CET", 3600)
 	header := Header{Tool: "sidecar-top test", ServerVersion: "v1.37.2", Namespace: "sc-b1", Target: "job/sc-b1",
 		StartTime: time.Date(2026, 12, 2, 9, 33, 11, 177760557, cet)}
-	pod := sidecarPod()
+	pod := fixture.SidecarPod()
 	pod.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
-	items := []Item{
+	items := []watch.Item{
 		{Time: time.Date(2026, 12, 2, 9, 33, 11, 177760557, cet), Type: timeline.Added, Object: mustSanitize(pod)},
 		{Time: time.Date(2026, 12, 2, 8, 33, 15, 1, time.UTC), Type: timeline.Modified, Object: mustSanitize(&corev1.Event{
 			ObjectMeta:     metav1.ObjectMeta{Name: "sc-c.18ed62d93a311a2d", Namespace: "sc-c", UID: "ev"},
 			InvolvedObject: corev1.ObjectReference{Kind: "Pod", Name: "sc-c", FieldPath: "spec.initContainers{sidecar}"},
-			Reason:         "Killing", Count: 2, FirstTimestamp: sec(1), LastTimestamp: sec(2),
-			EventTime: metav1.NewMicroTime(at(1).Add(123 * time.Microsecond)),
+			Reason:         "Killing", Count: 2, FirstTimestamp: fixture.Sec(1), LastTimestamp: fixture.Sec(2),
+			EventTime: metav1.NewMicroTime(fixture.At(1).Add(123 * time.Microsecond)),
 		})},
 		{Time: time.Date(2026, 12, 2, 8, 33, 16, 999999999, time.UTC), Type: timeline.Added, Object: mustSanitize(&eventsv1.Event{
 			ObjectMeta: metav1.ObjectMeta{Name: "x", Namespace: "ns"},
@@ -49,7 +51,7 @@ func TestRecordingRoundTrip(t *testing.T) {
 		{Time: time.Date(2026, 12, 2, 8, 33, 48, 660000000, time.UTC), Type: timeline.Deleted, Object: mustSanitize(&batchv1.Job{
 			ObjectMeta: metav1.ObjectMeta{Name: "sc-b1", Namespace: "sc-b1"},
 			Status: batchv1.JobStatus{Succeeded: 1, Ready: ptr.To[int32](0), Conditions: []batchv1.JobCondition{
-				{Type: batchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: sec(37)}}},
+				{Type: batchv1.JobComplete, Status: corev1.ConditionTrue, LastTransitionTime: fixture.Sec(37)}}},
 		})},
 	}
 
@@ -129,7 +131,7 @@ func TestReadRealRecordings(t *testing.T) {
 				t.Errorf("Truncated, Skipped = %v, %d; want false, 0", rd.Truncated, rd.Skipped)
 			}
 			for i, it := range items {
-				if _, ok := Observe(it); !ok || it.Time.IsZero() || i > 0 && it.Time.Before(items[i-1].Time) {
+				if _, ok := watch.Observe(it); !ok || it.Time.IsZero() || i > 0 && it.Time.Before(items[i-1].Time) {
 					t.Errorf("item %d: %s %T at %v: not observable or out of order", i, it.Type, it.Object, it.Time)
 				}
 			}
@@ -138,12 +140,12 @@ func TestReadRealRecordings(t *testing.T) {
 }
 
 // readAll is ReadAll with a chosen number of decoding workers (1: decoded in Next) and line limit.
-func readAll(in io.Reader, workers, maxLine int) (*Header, []Item, *Reader, error) {
+func readAll(in io.Reader, workers, maxLine int) (*Header, []watch.Item, *Reader, error) {
 	rd, err := newReader(in, "rec.jsonl", workers, maxLine)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var items []Item
+	var items []watch.Item
 	for {
 		it, err := rd.Next(context.Background())
 		if err == io.EOF {
@@ -349,7 +351,7 @@ func TestRecorderOneWritePerLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rec.Write(Item{Time: at(1), Type: timeline.Added, Object: mustSanitize(sidecarPod())}); err != nil {
+	if err := rec.Write(watch.Item{Time: fixture.At(1), Type: timeline.Added, Object: mustSanitize(fixture.SidecarPod())}); err != nil {
 		t.Fatal(err)
 	}
 	for i, b := range w {

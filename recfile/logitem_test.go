@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -11,29 +11,33 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
+// logsDemo is watch's real recording made with --logs (see watch/logs_recording_test.go).
+const logsDemo = "../watch/testdata/logs-demo.jsonl"
+
 // logItems are a run's log in two batches (the second ends it) and the kubelet's line.
-func logItems() []Item {
+func logItems() []watch.Item {
 	t0 := time.Date(2026, 12, 2, 8, 0, 1, 0, time.UTC)
-	first := NewContainerLog()
-	*first = ContainerLog{TypeMeta: first.TypeMeta, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "app",
-		ContainerID: "containerd://a1", Attempt: 0, FromStart: true, Lines: []LogLine{
+	first := watch.NewContainerLog()
+	*first = watch.ContainerLog{TypeMeta: first.TypeMeta, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "app",
+		ContainerID: "containerd://a1", Attempt: 0, FromStart: true, Lines: []watch.LogLine{
 			{At: t0.Add(123456789), Len: 17},
 			{At: t0.Add(223456789), Len: 0},
 			{At: t0.Add(2 * time.Second), Len: 22, Mark: "listening", Text: "listening on :8080 \x1b[31m"},
 		}}
-	second := NewContainerLog()
-	*second = ContainerLog{TypeMeta: second.TypeMeta, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "app",
-		ContainerID: "containerd://a1", Attempt: 0, Lines: []LogLine{
+	second := watch.NewContainerLog()
+	*second = watch.ContainerLog{TypeMeta: second.TypeMeta, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "app",
+		ContainerID: "containerd://a1", Attempt: 0, Lines: []watch.LogLine{
 			{At: t0.Add(9 * time.Second), Len: 1 << 20},
 			{At: t0.Add(9*time.Second + 1), Len: 14, Mark: "sigterm", Text: "caught SIGTERM"},
 			{At: t0.Add(9*time.Second + 2), Len: 3, Text: "bye"}, // --record-log-text keeps it
 		}, End: true}
-	kube := NewKubeletLog()
-	*kube = KubeletLog{TypeMeta: kube.TypeMeta, Node: "n1", At: t0.Add(8*time.Second + 512345*time.Microsecond),
+	kube := watch.NewKubeletLog()
+	*kube = watch.KubeletLog{TypeMeta: kube.TypeMeta, Node: "n1", At: t0.Add(8*time.Second + 512345*time.Microsecond),
 		Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "envoy", ContainerID: "containerd://e1", GracePeriod: 30}
-	return []Item{
+	return []watch.Item{
 		{Time: t0.Add(150 * time.Millisecond), Type: timeline.Added, Object: first},
 		{Time: t0.Add(8600 * time.Millisecond), Type: timeline.Added, Object: kube},
 		{Time: t0.Add(9100 * time.Millisecond), Type: timeline.Added, Object: second},
@@ -84,11 +88,12 @@ func TestLogItemsRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	second := items[2].Object.(*ContainerLog)
+	second := items[2].Object.(*watch.ContainerLog)
+	first, _ := watch.Observe(items[0]) // the first batch as translation makes it
 	want := []timeline.Observation{
-		{Received: items[0].Time, Type: timeline.Added, Log: items[0].Object.(*ContainerLog).observation()},
+		{Received: items[0].Time, Type: timeline.Added, Log: first.Log},
 		{Received: items[1].Time, Type: timeline.Added, Kubelet: &timeline.KubeletObservation{Node: "n1",
-			At: items[1].Object.(*KubeletLog).At, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "envoy",
+			At: items[1].Object.(*watch.KubeletLog).At, Namespace: "ns", Pod: "p", PodUID: "uid-p", Container: "envoy",
 			ContainerID: "containerd://e1", GracePeriod: 30}},
 		{Received: items[2].Time, Type: timeline.Added, Log: &timeline.LogObservation{Namespace: "ns", Pod: "p",
 			PodUID: "uid-p", Container: "app", ContainerID: "containerd://a1", Lines: []timeline.LogLine{
@@ -176,11 +181,11 @@ func FuzzLogItem(f *testing.F) {
 		}
 		var obs timeline.Observation
 		switch o := d.item.Object.(type) {
-		case *ContainerLog:
+		case *watch.ContainerLog:
 			if o.Container == "" || o.Pod == "" && o.PodUID == "" || o.Attempt < -1 {
 				t.Fatalf("accepted a batch that cannot be filed: %+v", o)
 			}
-			obs, _ = Observe(d.item)
+			obs, _ = watch.Observe(d.item)
 			if obs.Log == nil || len(obs.Log.Lines) != len(o.Lines) {
 				t.Fatalf("observation %+v of %+v", obs.Log, o)
 			}
@@ -189,11 +194,11 @@ func FuzzLogItem(f *testing.F) {
 					t.Fatalf("observed line %d: %+v", i, l)
 				}
 			}
-		case *KubeletLog:
+		case *watch.KubeletLog:
 			if o.At.IsZero() || o.ContainerID == "" || o.Container == "" {
 				t.Fatalf("accepted a kubelet line that cannot be filed: %+v", o)
 			}
-			obs, _ = Observe(d.item)
+			obs, _ = watch.Observe(d.item)
 			if obs.Kubelet == nil || !obs.Kubelet.At.Equal(o.At) {
 				t.Fatalf("observation %+v of %+v", obs.Kubelet, o)
 			}

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/sidecar-top/sidecar-top/watch"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -69,7 +70,7 @@ type slimWireMeta struct {
 }
 
 func (m *slimWireMeta) meta() metav1.ObjectMeta {
-	return SlimMeta(&metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
+	return watch.SlimMeta(&metav1.ObjectMeta{Name: m.Name, Namespace: m.Namespace, UID: m.UID,
 		ResourceVersion: m.ResourceVersion, CreationTimestamp: m.CreationTimestamp,
 		DeletionTimestamp: m.DeletionTimestamp, DeletionGracePeriodSeconds: m.DeletionGracePeriodSeconds,
 		OwnerReferences: m.OwnerReferences})

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Recording lines are decoded with encoding/json/v2 (the github.com/go-json-experiment/json
@@ -34,7 +35,7 @@ var decodeOptions = json.JoinOptions(jsontext.AllowInvalidUTF8(true), json.WithU
 // decoded is one line of a recording as the reader hands it on: an item and its observation,
 // or a line whose object was of a kind the timeline does not use.
 type decoded struct {
-	item    Item
+	item    watch.Item
 	obs     timeline.Observation
 	isObs   bool // obs is the item's observation (not a Note)
 	skipped bool
@@ -111,13 +112,13 @@ func (d *lineDecoder) finish(l wireLine, b []byte) (decoded, error) {
 	case l.Object.obj == nil:
 		return decoded{}, errors.New("malformed line: no \"object\"")
 	}
-	it := Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
+	it := watch.Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
 	var obs timeline.Observation
 	var ok bool
 	if d.slab != nil {
 		obs, ok = d.slab.observe(it)
 	} else {
-		obs, ok = Observe(it) // newObject makes only the types Observe knows, and Notes
+		obs, ok = watch.Observe(it) // newObject makes only the types Observe knows, and Notes
 	}
 	if d.slim != nil && d.slim.owns(it.Object) {
 		it.Object = nil // the next line is decoded into it: the observation is all there is
@@ -221,7 +222,7 @@ func (o *wireObject) decodeSlim(obj runtime.Object, decode func(any) error) (don
 		if err := decode(obj); err != nil {
 			return true, err
 		}
-		o.obj = SlimJob(obj)
+		o.obj = watch.SlimJob(obj)
 	default:
 		return false, nil
 	}
@@ -253,12 +254,12 @@ func newObject(kind, apiVersion string) runtime.Object {
 		return &eventsv1.Event{}
 	case kind == "Job" && apiVersion == "batch/v1":
 		return &batchv1.Job{}
-	case kind == ContainerLogKind && apiVersion == LogAPIVersion:
-		return &ContainerLog{}
-	case kind == KubeletLogKind && apiVersion == LogAPIVersion:
-		return &KubeletLog{}
-	case kind == NoteKind && apiVersion == LogAPIVersion:
-		return &Note{} // not an observation: Observe leaves it out
+	case kind == watch.ContainerLogKind && apiVersion == watch.LogAPIVersion:
+		return &watch.ContainerLog{}
+	case kind == watch.KubeletLogKind && apiVersion == watch.LogAPIVersion:
+		return &watch.KubeletLog{}
+	case kind == watch.NoteKind && apiVersion == watch.LogAPIVersion:
+		return &watch.Note{} // not an observation: Observe leaves it out
 	}
 	return nil
 }

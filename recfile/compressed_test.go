@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // TestCompressedRecordings: a recording gzipped or zstd-compressed reads as the recording does,
@@ -44,7 +45,7 @@ func TestCompressedRecordings(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
-			var got []Item
+			var got []watch.Item
 			for {
 				it, err := rd.Next(t.Context())
 				if err == io.EOF {

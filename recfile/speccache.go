@@ -1,10 +1,11 @@
-package watch
+package recfile
 
 import (
 	"bytes"
 
 	"github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+	"github.com/sidecar-top/sidecar-top/watch"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -66,7 +67,7 @@ func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 		return within(err, from, dec.InputOffset()-int64(len(raw)))
 	}
 	if c.slim {
-		spec = SlimSpec(&spec)
+		spec = watch.SlimSpec(&spec)
 	}
 	if c.specs == nil || len(c.specs) >= specCacheSize {
 		c.specs = make(map[string]*corev1.PodSpec)

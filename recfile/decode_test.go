@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/sidecar-top/sidecar-top/watch"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -254,7 +255,7 @@ func TestReadModesAgree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantObs, _ := Observe(want[i])
+		wantObs, _ := watch.Observe(want[i])
 		if diff := cmp.Diff(o, wantObs); diff != "" {
 			t.Fatalf("observation %d mismatch (-got +want):\n%s", i, diff)
 		}
@@ -284,7 +285,7 @@ func TestReadObservations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(obs, Observations(items)); diff != "" {
+	if diff := cmp.Diff(obs, watch.Observations(items)); diff != "" {
 		t.Errorf("observations mismatch (-got +want):\n%s", diff)
 	}
 	if h == nil || h.Target != "pod/p" {

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/sidecar-top/sidecar-top/internal/jsonsafe"
 	"github.com/sidecar-top/sidecar-top/timeline"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Recording format, version 1: JSON Lines. The first line is a Header; every other line is a
@@ -25,7 +26,7 @@ import (
 //
 //	{"time":"2026-12-02T08:00:01.123456789Z","type":"ADDED","object":{"kind":"Pod",...}}
 //
-// Objects of kind ContainerLog and KubeletLog (apiVersion sidecar-top.dev/v1; see logitem.go)
+// Objects of kind ContainerLog and KubeletLog (apiVersion sidecar-top.dev/v1; see watch/logitem.go)
 // carry what sidecar-top read from the containers' logs and the kubelet's.
 const (
 	RecordingKind    = "SidecarTopRecording"
@@ -71,7 +72,7 @@ func NewRecorder(w io.Writer, h Header) (*Recorder, error) {
 }
 
 // Write appends one item; its object should have been through Sanitize.
-func (r *Recorder) Write(it Item) error {
+func (r *Recorder) Write(it watch.Item) error {
 	obj, err := json.Marshal(it.Object)
 	if err != nil {
 		return fmt.Errorf("encode %T: %w", it.Object, err)
@@ -119,7 +120,7 @@ type Reader struct {
 	// Skipped counts lines whose object kind this version does not use.
 	Skipped int
 	// Notes are the notes NextObservation passed, in order (Next returns them as items).
-	Notes []*Note
+	Notes []*watch.Note
 }
 
 var errClosed = errors.New("recording reader is closed")
@@ -266,13 +267,13 @@ func (rd *Reader) Progress(f func(kept int64)) { rd.lines.progress = f }
 func (rd *Reader) Header() *Header { return rd.header }
 
 // Next returns the next item, io.EOF at the end.
-func (rd *Reader) Next(ctx context.Context) (Item, error) {
+func (rd *Reader) Next(ctx context.Context) (watch.Item, error) {
 	if rd.transient {
-		return Item{}, errTransient
+		return watch.Item{}, errTransient
 	}
 	d, err := rd.next(ctx)
 	if err != nil {
-		return Item{}, err
+		return watch.Item{}, err
 	}
 	return d.item, nil
 }
@@ -287,7 +288,7 @@ func (rd *Reader) NextObservation(ctx context.Context) (timeline.Observation, er
 		if err != nil {
 			return timeline.Observation{}, err
 		}
-		if n, ok := d.item.Object.(*Note); ok {
+		if n, ok := d.item.Object.(*watch.Note); ok {
 			rd.Notes = append(rd.Notes, n)
 			continue
 		}
@@ -298,10 +299,10 @@ func (rd *Reader) NextObservation(ctx context.Context) (timeline.Observation, er
 // NextObserved returns the next item with its observation, translated as it was decoded; ok is
 // false for an item that is not one (a Note). It implements ObservedSource. On a transient reader
 // (Transient) the item of a Pod or a core/v1 Event holds no object.
-func (rd *Reader) NextObserved(ctx context.Context) (it Item, o timeline.Observation, ok bool, err error) {
+func (rd *Reader) NextObserved(ctx context.Context) (it watch.Item, o timeline.Observation, ok bool, err error) {
 	d, err := rd.next(ctx)
 	if err != nil {
-		return Item{}, timeline.Observation{}, false, err
+		return watch.Item{}, timeline.Observation{}, false, err
 	}
 	return d.item, d.obs, d.isObs, nil
 }
@@ -410,12 +411,12 @@ func (rd *Reader) finish(err error) {
 }
 
 // ReadAll reads every item of a recording. It holds every object: for small files and tests.
-func ReadAll(r io.Reader, name string) (*Header, []Item, *Reader, error) {
+func ReadAll(r io.Reader, name string) (*Header, []watch.Item, *Reader, error) {
 	rd, err := NewReader(r, name)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var items []Item
+	var items []watch.Item
 	for {
 		it, err := rd.Next(context.Background())
 		if err == io.EOF {

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 import (
 	"bytes"
@@ -13,11 +13,13 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 
+	"github.com/sidecar-top/sidecar-top/internal/fixture"
 	"github.com/sidecar-top/sidecar-top/recordings"
+	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // readItems reads every item of a recording, with a slim reader if slim.
-func readItems(t *testing.T, data []byte, workers int, slim bool) []Item {
+func readItems(t *testing.T, data []byte, workers int, slim bool) []watch.Item {
 	t.Helper()
 	rd, err := newReader(bytes.NewReader(data), "t.jsonl", workers, MaxLineBytes)
 	if err != nil {
@@ -26,7 +28,7 @@ func readItems(t *testing.T, data []byte, workers int, slim bool) []Item {
 	if slim {
 		rd.Slim()
 	}
-	var items []Item
+	var items []watch.Item
 	for {
 		it, err := rd.Next(context.Background())
 		if err == io.EOF {
@@ -53,12 +55,12 @@ func TestSlimReaderReadsAsSlim(t *testing.T) {
 			}
 			for i := range got {
 				want := whole[i]
-				want.Object = Slim(want.Object.DeepCopyObject()).(runtime.Object)
+				want.Object = watch.Slim(want.Object.DeepCopyObject()).(runtime.Object)
 				if diff := cmp.Diff(want, got[i]); diff != "" {
 					t.Errorf("%s item %d (%d workers): the slim reader and Slim differ (-Slim +slim reader):\n%s", name, i, workers, diff)
 				}
-				wo, _ := Observe(whole[i])
-				so, _ := Observe(got[i])
+				wo, _ := watch.Observe(whole[i])
+				so, _ := watch.Observe(got[i])
 				if diff := cmp.Diff(wo, so); diff != "" {
 					t.Errorf("%s item %d (%d workers): observations differ (-whole +slim):\n%s", name, i, workers, diff)
 				}
@@ -86,16 +88,16 @@ func slimInputs(t *testing.T) map[string][]byte {
 	return inputs
 }
 
-// richLines is a recording of richPod twice (the second read from the spec cache), richEvent
-// with a message a container wrote, and richJob.
+// richLines is a recording of fixture.RichPod twice (the second read from the spec cache), fixture.RichEvent
+// with a message a container wrote, and fixture.RichJob.
 func richLines(t *testing.T) []byte {
 	t.Helper()
-	p := richPod()
+	p := fixture.RichPod()
 	p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
-	ev := richEvent()
+	ev := fixture.RichEvent()
 	ev.TypeMeta = metav1.TypeMeta{Kind: "Event", APIVersion: "v1"}
 	ev.Reason, ev.Message, ev.Type = "Unhealthy", "Readiness probe failed: \x1b]52;c;aGk=\x07 <b>", "Warning"
-	job := richJob()
+	job := fixture.RichJob()
 	job.TypeMeta = metav1.TypeMeta{Kind: "Job", APIVersion: "batch/v1"}
 	var b bytes.Buffer
 	b.WriteString(headerLine + "\n")

@@ -1,4 +1,4 @@
-package watch
+package recfile
 
 // Reading a line's kind and apiVersion from its bytes, before the typed decode.
 
