@@ -146,61 +146,86 @@ func (o *otlpFlags) given() string {
 	return ""
 }
 
-// run reads the recording and writes or sends its timeline.
+// run reads the recording and writes or sends its timeline. Every flag is checked before the
+// recording is read.
 func (o *exportCommandOptions) run(ctx context.Context, s streams, name string) error {
 	f, err := o.exportFormat()
 	if err != nil {
 		return err
 	}
-	if !f.Text() && o.file != "" {
-		return errors.New("--output-file: -o otlp sends to --otlp-endpoint; it writes no file")
-	}
-	if name := o.otlp.given(); f.Text() && name != "" {
-		return fmt.Errorf("--%s is for -o otlp, not %s", name, f)
-	}
-	if !f.Text() {
-		if err := export.CheckEndpoint(o.otlp.endpoint); err != nil {
-			return fmt.Errorf("--otlp-endpoint %w", err) // before the recording is read
-		}
-	}
-	var inputs inputFiles
-	inputs.add(name, s.In)
-	if o.file != "" && o.file != "-" {
-		if err := inputs.refuse("--output-file", o.file); err != nil {
-			return err // before the recording is read
-		}
+	inputs, err := o.check(f, name, s.In)
+	if err != nil {
+		return err
 	}
 	r, done, err := s.open(name)
 	if err != nil {
 		return err
 	}
 	defer done()
-	in, truncated, err := exportInput(ctx, r, name)
+	in, err := o.input(ctx, s, r, name)
 	if err != nil {
 		return err
+	}
+	if !f.Text() {
+		return o.send(ctx, s, in)
+	}
+	return writeExport(s.Out, f, o.file, in, inputs)
+}
+
+// check refuses the flags that format f has no use for, an endpoint that cannot be one, and an
+// --output-file that is the recording name. It returns what the run reads.
+func (o *exportCommandOptions) check(f export.Format, name string, stdin io.Reader) (inputFiles, error) {
+	if !f.Text() && o.file != "" {
+		return nil, errors.New("--output-file: -o otlp sends to --otlp-endpoint; it writes no file")
+	}
+	if given := o.otlp.given(); f.Text() && given != "" {
+		return nil, fmt.Errorf("--%s is for -o otlp, not %s", given, f)
+	}
+	if !f.Text() {
+		if err := export.CheckEndpoint(o.otlp.endpoint); err != nil {
+			return nil, fmt.Errorf("--otlp-endpoint %w", err)
+		}
+	}
+	var inputs inputFiles
+	inputs.add(name, stdin)
+	if o.file != "" && o.file != "-" {
+		if err := inputs.refuse("--output-file", o.file); err != nil {
+			return nil, err
+		}
+	}
+	return inputs, nil
+}
+
+// input plays recording r to its end (saying so when its last line was cut short), as --pod
+// asks: that pod only.
+func (o *exportCommandOptions) input(ctx context.Context, s streams, r io.Reader, name string) (export.Input, error) {
+	in, truncated, err := exportInput(ctx, r, name)
+	if err != nil {
+		return export.Input{}, err
 	}
 	if truncated {
 		say(s.ErrOut, "%s: the last line was cut short (the recorder stopped mid-write); exporting the lines before it", name)
 	}
 	in.About.ExportedBy = "sidecar-top " + version
 	if o.pod != "" {
-		if in, err = in.OnlyPod(o.pod); err != nil {
-			return err
-		}
+		return in.OnlyPod(o.pod)
 	}
-	if !f.Text() {
-		opts, shifted := o.otlp.options(), ""
-		if o.otlp.shift {
-			opts.Shift = export.ShiftToNow(in, time.Now())
-			shifted = fmt.Sprintf(", every time moved by %s so that they end now", opts.Shift.Round(time.Second))
-		}
-		if err := export.SendOTLP(ctx, in, opts); err != nil {
-			return err
-		}
-		say(s.ErrOut, "sent %d pods' traces to %s%s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint), shifted)
-		return nil
+	return in, nil
+}
+
+// send sends in's traces to the OTLP endpoint, every time moved so that they end now with
+// --shift-to-now, and says how many pods' it sent.
+func (o *exportCommandOptions) send(ctx context.Context, s streams, in export.Input) error {
+	opts, shifted := o.otlp.options(), ""
+	if o.otlp.shift {
+		opts.Shift = export.ShiftToNow(in, time.Now())
+		shifted = fmt.Sprintf(", every time moved by %s so that they end now", opts.Shift.Round(time.Second))
 	}
-	return writeExport(s.Out, f, o.file, in, inputs)
+	if err := export.SendOTLP(ctx, in, opts); err != nil {
+		return err
+	}
+	say(s.ErrOut, "sent %d pods' traces to %s%s", in.Snapshot.Pods.Len(), endpointName(o.otlp.endpoint), shifted)
+	return nil
 }
 
 // writeExport writes in in format f to path, or to out when path is empty or -; never over one
