@@ -104,55 +104,72 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 		return err
 	}
 	rd.Transient() // its items are translated (NextObserved), nothing more
-	ns, target, note := "", "", ""
+	in := replayed{name: name, r: r, rd: rd}
 	if h := rd.Header(); h != nil {
-		ns, target, note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)
+		in.ns, in.target, in.note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)
 	}
-	sayNote(s.ErrOut, note)
-	truncated := func() { sayTruncated(s, name, rd) }
+	sayNote(s.ErrOut, in.note)
 	switch {
 	case opts.output != "":
-		if progress := boundHeap(r); progress != nil {
-			rd.Progress(progress)
-		}
-		// The pods are written as they are derived, unless the summary is asked for (it reads
-		// them all at once) or -c narrows their lanes (filtered in the final snapshot).
-		stream := !view.report.summary && view.lanes == nil
-		rd.Reuse() // each observation is applied before the next is read
-		res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{Stream: stream}, nil)
-		if err != nil {
-			return err
-		}
-		truncated()
-		if stream {
-			if res.Stream.Empty() {
-				return errNothing(name)
-			}
-			if opts.output == "yaml" {
-				return writeYAML(s.Out, func(w io.Writer) error { return writeStream(w, ns, target, res.Stream, note, false) })
-			}
-			return writeStream(s.Out, ns, target, res.Stream, note, opts.pretty)
-		}
-		if noTimeline(res.Final) {
-			return errNothing(name)
-		}
-		return writeDocumentAs(s.Out, opts.output, view.report.document(ns, target, view.lanes.snapshot(withNote(res.Final, note))), opts.pretty)
+		return replayDocument(ctx, s, view, opts, in)
 	case s.terminal && !view.plain && growing(r):
-		return replayGrowing(ctx, s, mode, rd, opts, name, target, ns, view)
+		return replayGrowing(ctx, s, mode, rd, opts, name, in.target, in.ns, view)
 	case s.terminal && !view.plain:
-		obs, err := readObservations(ctx, rd)
-		if err != nil {
-			return err
-		}
-		truncated()
-		if len(obs) == 0 {
-			return errNothing(name)
-		}
-		r := play.NewReplay(obs, opts.speed, false, 0)
-		r.SetIdleLimit(opts.idleLimit)
-		return runReplayView(ctx, s, mode, r, target, ns, view)
+		return replayView(ctx, s, view, opts, mode, in)
 	}
-	return replayPlain(ctx, s, view, opts, name, rd, note)
+	return replayPlain(ctx, s, view, opts, name, rd, in.note)
+}
+
+// replayed is the recording a replay reads: its name, the reader under it, and what its header
+// says (the namespace, the target, and the note on an old server).
+type replayed struct {
+	name, ns, target, note string
+	r                      io.Reader
+	rd                     *recfile.Reader
+}
+
+// replayDocument prints the recording's final timeline as a JSON or YAML document.
+func replayDocument(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, in replayed) error {
+	if progress := boundHeap(in.r); progress != nil {
+		in.rd.Progress(progress)
+	}
+	// The pods are written as they are derived, unless the summary is asked for (it reads
+	// them all at once) or -c narrows their lanes (filtered in the final snapshot).
+	stream := !view.report.summary && view.lanes == nil
+	in.rd.Reuse() // each observation is applied before the next is read
+	res, err := play.RunFile(ctx, source.Of(in.rd), 0, play.Options{Stream: stream}, nil)
+	if err != nil {
+		return err
+	}
+	sayTruncated(s, in.name, in.rd)
+	if stream {
+		if res.Stream.Empty() {
+			return errNothing(in.name)
+		}
+		if opts.output == "yaml" {
+			return writeYAML(s.Out, func(w io.Writer) error { return writeStream(w, in.ns, in.target, res.Stream, in.note, false) })
+		}
+		return writeStream(s.Out, in.ns, in.target, res.Stream, in.note, opts.pretty)
+	}
+	if noTimeline(res.Final) {
+		return errNothing(in.name)
+	}
+	return writeDocumentAs(s.Out, opts.output, view.report.document(in.ns, in.target, view.lanes.snapshot(withNote(res.Final, in.note))), opts.pretty)
+}
+
+// replayView reads the whole recording and plays it in the view, which seeks back and forth in it.
+func replayView(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, mode ui.ColorMode, in replayed) error {
+	obs, err := readObservations(ctx, in.rd)
+	if err != nil {
+		return err
+	}
+	sayTruncated(s, in.name, in.rd)
+	if len(obs) == 0 {
+		return errNothing(in.name)
+	}
+	r := play.NewReplay(obs, opts.speed, false, 0)
+	r.SetIdleLimit(opts.idleLimit)
+	return runReplayView(ctx, s, mode, r, in.target, in.ns, view)
 }
 
 // replayPlain plays a recording as plain lines, then their summary. Interrupted (Ctrl-C,
