@@ -72,43 +72,60 @@ func (l *logFlags) plan(t watch.Target) (logPlan, error) {
 	if l.maxStreams < 0 {
 		return p, errors.New("--logs-max-streams cannot be negative (0: no limit)")
 	}
-	var rules []watch.MarkRule
+	rules, specs, err := l.markRules()
+	if err != nil {
+		return p, err
+	}
+	p.specs = specs
+	p.opts.Marks = watch.NewMarks(rules...)
+	p.logs, err = l.choice(t, len(rules) > 0 || l.keepText)
+	return p, err
+}
+
+// markRules are the marks of --mark and then of the --marks file, with each as the recording's
+// header names it (CONTAINER:NAME=PATTERN).
+func (l *logFlags) markRules() (rules []watch.MarkRule, specs []string, err error) {
 	for _, s := range l.marks {
 		r, err := watch.ParseMark(s)
 		if err != nil {
-			return p, fmt.Errorf("--mark: %w", err)
+			return nil, nil, fmt.Errorf("--mark: %w", err)
 		}
 		rules = append(rules, r)
-		p.specs = append(p.specs, s)
+		specs = append(specs, s)
 	}
-	if l.marksFile != "" {
-		data, err := os.ReadFile(l.marksFile)
-		if err != nil {
-			return p, fmt.Errorf("--marks: %w", err)
-		}
-		fromFile, err := watch.ParseMarksFile(data, l.marksFile)
-		if err != nil {
-			return p, fmt.Errorf("--marks: %w", err)
-		}
-		for _, r := range fromFile {
-			rules = append(rules, r)
-			p.specs = append(p.specs, r.Container+":"+r.Name+"="+r.Pattern.String())
-		}
+	if l.marksFile == "" {
+		return rules, specs, nil
 	}
-	p.opts.Marks = watch.NewMarks(rules...)
-	wants := len(rules) > 0 || l.keepText
+	data, err := os.ReadFile(l.marksFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--marks: %w", err)
+	}
+	fromFile, err := watch.ParseMarksFile(data, l.marksFile)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--marks: %w", err)
+	}
+	for _, r := range fromFile {
+		rules = append(rules, r)
+		specs = append(specs, r.Container+":"+r.Name+"="+r.Pattern.String())
+	}
+	return rules, specs, nil
+}
+
+// choice is whether logs are read for target t, where wants says that marks or
+// --record-log-text need them: --logs as given, else on when wanted, else auto for a pod.
+func (l *logFlags) choice(t watch.Target, wants bool) (logChoice, error) {
 	given := l.logsFlag != nil && l.logsFlag.Changed
 	switch {
 	case given && !l.logs && wants:
-		return p, errors.New("--logs=false, yet --mark, --marks or --record-log-text need the logs: drop one or the other")
+		return logsOff, errors.New("--logs=false, yet --mark, --marks or --record-log-text need the logs: drop one or the other")
 	case given && !l.logs:
-		p.logs = logsOff
+		return logsOff, nil
 	case given, wants:
-		p.logs = logsOn
+		return logsOn, nil
 	case t.Kind == watch.TargetPod:
-		p.logs = logsAuto
+		return logsAuto, nil
 	}
-	return p, nil
+	return logsOff, nil
 }
 
 // setup checks, once the server answers, that the user may read what the plan reads, says in
