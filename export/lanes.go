@@ -65,62 +65,77 @@ const (
 // textLanes draws pod p's lanes as lines of text: labels, then the cells.
 func textLanes(p *timeline.Pod) []string {
 	g := present.UnicodeGlyphs()
-	s := podSpan(p)
-	gr := grid{s: s, width: laneWidth}
-	labelW := len("pod")
-	for _, c := range p.Containers {
-		labelW = max(labelW, utf8.RuneCountInString(safe(c.Name))+1+len("side"))
-	}
-	label := func(name, tag string) string {
-		l := name
-		if tag != "" {
-			l += " " + tag
-		}
-		return l + strings.Repeat(" ", labelW-utf8.RuneCountInString(l))
-	}
-	var out []string
-
-	pod := newRow(laneWidth)
-	for _, st := range statusSegments(p, s) {
-		c0, c1 := gr.col(st.From), gr.col(st.To)
-		for i := c0; i <= c1; i++ {
-			pod.set(i, g.PodFill, prioFill)
-		}
-	}
-	for _, m := range p.Milestones.All() {
-		if m.Kind != timeline.MCreated && s.placed(m.At) {
-			pod.set(gr.col(m.At), g.Marker(m), prioMarker+present.MarkerRank(m.Kind))
-		}
-	}
-	statusText(pod, gr, statusSegments(p, s))
-	out = append(out, label("pod", "")+" "+pod.String())
-
+	gr := grid{s: podSpan(p), width: laneWidth}
+	labelW := labelWidth(p)
+	out := []string{laneLabel("pod", "", labelW) + " " + podRow(p, &g, gr).String()}
 	for ci := range p.Containers {
 		c := &p.Containers[ci]
-		r := newRow(laneWidth)
-		for _, seg := range c.Segments() {
-			if !s.placed(seg.From) {
-				continue
-			}
-			c0, c1 := gr.col(seg.From), gr.col(segmentEnd(seg, s))
-			for i := c0; i <= c1; i++ {
-				r.set(i, g.States[seg.State], prioFill)
-			}
-		}
-		for _, m := range c.Milestones() {
-			if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !s.placed(m.At) {
-				continue
-			}
-			r.set(gr.col(m.At), g.Marker(&m), prioMarker+present.MarkerRank(m.Kind))
-		}
-		line := label(safe(c.Name), textfmt.KindTag(c.Kind)) + " " + r.String()
+		line := laneLabel(safe(c.Name), textfmt.KindTag(c.Kind), labelW) + " " + containerRow(c, &g, gr).String()
 		if c.State != "" {
 			line += "  " + safe(c.State)
 		}
 		out = append(out, line)
 	}
-	out = append(out, strings.Repeat(" ", labelW+1)+axisText(gr, g.Tick))
-	return out
+	return append(out, strings.Repeat(" ", labelW+1)+axisText(gr, g.Tick))
+}
+
+// labelWidth is the width of the labels of p's lanes: the longest container name with a kind
+// tag, or "pod".
+func labelWidth(p *timeline.Pod) int {
+	w := len("pod")
+	for _, c := range p.Containers {
+		w = max(w, utf8.RuneCountInString(safe(c.Name))+1+len("side"))
+	}
+	return w
+}
+
+// laneLabel is a lane's name and its tag, if any, padded to width.
+func laneLabel(name, tag string, width int) string {
+	l := name
+	if tag != "" {
+		l += " " + tag
+	}
+	return l + strings.Repeat(" ", width-utf8.RuneCountInString(l))
+}
+
+// podRow is pod p's own row: its status stretches filled and named, and its milestones marked.
+func podRow(p *timeline.Pod, g *present.Glyphs, gr grid) *row {
+	r := newRow(laneWidth)
+	for _, st := range statusSegments(p, gr.s) {
+		c0, c1 := gr.col(st.From), gr.col(st.To)
+		for i := c0; i <= c1; i++ {
+			r.set(i, g.PodFill, prioFill)
+		}
+	}
+	for _, m := range p.Milestones.All() {
+		if m.Kind != timeline.MCreated && gr.s.placed(m.At) {
+			r.set(gr.col(m.At), g.Marker(m), prioMarker+present.MarkerRank(m.Kind))
+		}
+	}
+	statusText(r, gr, statusSegments(p, gr.s))
+	return r
+}
+
+// containerRow is container c's lane: each state's stretch filled with its glyph, and its
+// milestones marked.
+func containerRow(c *timeline.Container, g *present.Glyphs, gr grid) *row {
+	r := newRow(laneWidth)
+	for _, seg := range c.Segments() {
+		if !gr.s.placed(seg.From) {
+			continue
+		}
+		c0, c1 := gr.col(seg.From), gr.col(segmentEnd(seg, gr.s))
+		for i := c0; i <= c1; i++ {
+			r.set(i, g.States[seg.State], prioFill)
+		}
+	}
+	for _, m := range c.Milestones() {
+		if m.Kind == timeline.MCreated || m.Kind == timeline.MWaiting || !gr.s.placed(m.At) {
+			continue
+		}
+		r.set(gr.col(m.At), g.Marker(&m), prioMarker+present.MarkerRank(m.Kind))
+	}
+	return r
 }
 
 // textJobLane draws job j's lane as text, as the view's job row: a line from its creation to
