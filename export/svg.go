@@ -353,17 +353,37 @@ func (d *svgDrawing) statusColor(status string) string {
 	switch {
 	case status == "Running":
 		return d.pal.states[timeline.StateReady]
-	case status == "Completed" || status == "Succeeded" || status == "Complete":
+	case status == "Completed", status == "Succeeded", status == "Complete":
 		return d.pal.states[timeline.StateStarted]
 	case status == "Terminating":
 		return d.pal.states[timeline.StateTerminating]
-	case strings.Contains(status, "Err") || strings.Contains(status, "BackOff") || strings.Contains(status, "Fail") ||
-		strings.Contains(status, "Kill") || strings.Contains(status, "Evicted") || strings.Contains(status, "Unknown"):
+	case statusFailed(status):
 		return d.pal.failed
-	case strings.HasPrefix(status, "Init:") || status == "Pending" || status == "PodInitializing" || status == "ContainerCreating":
+	case statusWaiting(status):
 		return d.pal.states[timeline.StateWaiting]
 	}
 	return d.pal.muted
+}
+
+// statusFailed reports whether a STATUS says something went wrong: an error, a back-off, a
+// failure, a kill, an eviction, or a state no one knows.
+func statusFailed(status string) bool {
+	for _, w := range [...]string{"Err", "BackOff", "Fail", "Kill", "Evicted", "Unknown"} {
+		if strings.Contains(status, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// statusWaiting reports whether a STATUS says the pod waits to run: its init containers, its
+// scheduling or its containers' creation.
+func statusWaiting(status string) bool {
+	switch status {
+	case "Pending", "PodInitializing", "ContainerCreating":
+		return true
+	}
+	return strings.HasPrefix(status, "Init:")
 }
 
 // badReason reports whether a termination reason means something went wrong.
