@@ -106,6 +106,8 @@ func (t *traceWriter) names(pid int, process string, threads []string) {
 	}
 }
 
+// pod writes pod p as a process: a thread for its own row, one per container, and one for its
+// Events.
 func (t *traceWriter) pod(p *timeline.Pod) {
 	t.pid++
 	pid, s := t.pid, podSpan(p)
@@ -115,7 +117,15 @@ func (t *traceWriter) pod(p *timeline.Pod) {
 	}
 	threads = append(threads, "events")
 	t.names(pid, fmt.Sprintf("pod %s (namespace %s)", p.Name, p.Namespace), threads)
+	t.podRow(pid, p, s)
+	for ci := range p.Containers {
+		t.container(pid, ci+2, &p.Containers[ci], s)
+	}
+	t.podEvents(pid, len(p.Containers)+2, p, s)
+}
 
+// podRow writes pod p's own row on thread 1: a slice per STATUS stretch, and its milestones.
+func (t *traceWriter) podRow(pid int, p *timeline.Pod, s span) {
 	for _, st := range statusSegments(p, s) {
 		t.add(traceEvent{Name: st.Status, Cat: "status", Ph: "X", Pid: pid, Tid: 1, at: st.From, to: st.To,
 			Args: map[string]any{"status": st.Status, "from": offsetText(st.From, s.origin), "to": offsetText(st.To, s.origin)}})
@@ -125,33 +135,43 @@ func (t *traceWriter) pod(p *timeline.Pod) {
 			t.add(milestoneEvent(pid, 1, m))
 		}
 	}
-	for ci := range p.Containers {
-		c, tid := &p.Containers[ci], ci+2
-		for _, g := range c.Segments() {
-			if !s.placed(g.From) {
-				continue
-			}
-			name := string(g.State)
-			if g.Reason != "" {
-				name += ": " + g.Reason
-			}
-			end := segmentEnd(g, s)
-			args := map[string]any{"state": string(g.State), "from": offsetText(g.From, s.origin), "to": offsetText(end, s.origin)}
-			if g.Reason != "" {
-				args["reason"] = g.Reason
-			}
-			if g.To.IsZero() {
-				args["open"] = true // still in this state when the recording ended
-			}
-			t.add(traceEvent{Name: name, Cat: "state", Ph: "X", Pid: pid, Tid: tid, at: g.From, to: end, Args: args})
-		}
-		for _, m := range c.Milestones() {
-			if s.placed(m.At) {
-				t.add(milestoneEvent(pid, tid, &m))
-			}
+}
+
+// container writes container c's lane on thread tid: a slice per stretch in one state, then its
+// milestones.
+func (t *traceWriter) container(pid, tid int, c *timeline.Container, s span) {
+	for _, g := range c.Segments() {
+		if s.placed(g.From) {
+			t.add(stateEvent(pid, tid, g, s))
 		}
 	}
-	evTid := len(p.Containers) + 2
+	for _, m := range c.Milestones() {
+		if s.placed(m.At) {
+			t.add(milestoneEvent(pid, tid, &m))
+		}
+	}
+}
+
+// stateEvent is the slice of a stretch g of a lane in one state, named by the state and its
+// reason.
+func stateEvent(pid, tid int, g timeline.Segment, s span) traceEvent {
+	name := string(g.State)
+	if g.Reason != "" {
+		name += ": " + g.Reason
+	}
+	end := segmentEnd(g, s)
+	args := map[string]any{"state": string(g.State), "from": offsetText(g.From, s.origin), "to": offsetText(end, s.origin)}
+	if g.Reason != "" {
+		args["reason"] = g.Reason
+	}
+	if g.To.IsZero() {
+		args["open"] = true // still in this state when the recording ended
+	}
+	return traceEvent{Name: name, Cat: "state", Ph: "X", Pid: pid, Tid: tid, at: g.From, to: end, Args: args}
+}
+
+// podEvents writes pod p's Events on thread tid, each an instant with all it says.
+func (t *traceWriter) podEvents(pid, tid int, p *timeline.Pod, s span) {
 	for _, e := range p.Events.Slice() {
 		if !s.placed(e.At) {
 			continue
@@ -161,7 +181,7 @@ func (t *traceWriter) pod(p *timeline.Pod) {
 		if e.Container != "" {
 			args["container"] = e.Container
 		}
-		t.add(traceEvent{Name: e.Reason, Cat: "event", Ph: "i", Scope: "t", Pid: pid, Tid: evTid, at: e.At, Args: args})
+		t.add(traceEvent{Name: e.Reason, Cat: "event", Ph: "i", Scope: "t", Pid: pid, Tid: tid, at: e.At, Args: args})
 	}
 }
 
