@@ -28,63 +28,93 @@ type Pace struct {
 
 // RunFilePaced is RunFile at a pace that may cut long pauses, as asciinema's idle time limit does.
 func RunFilePaced(ctx context.Context, src Source, pace Pace, opts Options, show func(Frame)) (Result, error) {
-	e := NewEngine()
-	var res Result
-	var frameAt, prev time.Time
 	// Frames in between are for someone who looks at them or for --until; without either (replay
 	// -o json) only the end is derived.
-	frames := show != nil || opts.Until != nil
-	emit := func(final bool) {
-		snapshot := e.Snapshot
-		if final {
-			snapshot = e.Final // nothing is read after it
-		}
-		s := snapshot()
-		if !res.Met && opts.Until != nil && opts.Until(s) {
-			res.Met = true
-		}
-		if show != nil {
-			show(Frame{Snapshot: s, Now: e.Now(), Ended: final})
-		}
-	}
+	r := &fileRun{e: NewEngine(), opts: opts, show: show, frames: show != nil || opts.Until != nil}
 	for {
 		it, err := src.Next(ctx)
 		if err == io.EOF || (err != nil && ctx.Err() != nil) {
 			break
 		}
 		if err != nil {
-			return res, err
+			return r.res, err
 		}
-		if pace.Speed > 0 && !prev.IsZero() && it.Time.After(prev) {
-			if frames && e.Changed() {
-				emit(false) // show what there is before waiting
-				frameAt = e.Now()
-			}
-			gap := it.Time.Sub(prev)
-			if pace.IdleLimit > 0 && gap > pace.IdleLimit {
-				if pace.Idle != nil {
-					pace.Idle(gap)
-				}
-				gap = pace.IdleLimit
-			}
-			if err := sleep(ctx, time.Duration(float64(gap)/pace.Speed)); err != nil {
-				break
-			}
+		if !r.wait(ctx, pace, it.Time) {
+			break
 		}
-		prev = it.Time
-		if frames && e.Changed() && it.Time.Sub(frameAt) >= opts.frame() {
-			emit(false)
-			frameAt = it.Time
+		r.prev = it.Time
+		if r.frames && r.e.Changed() && it.Time.Sub(r.frameAt) >= opts.frame() {
+			r.emit(false)
+			r.frameAt = it.Time
 		}
-		e.Add(src, it)
+		r.e.Add(src, it)
 	}
-	if opts.Stream {
-		res.Items, res.Stream = e.Items(), e.Stream()
-		return res, nil
+	return r.end()
+}
+
+// fileRun is what a RunFilePaced keeps between the items it applies.
+type fileRun struct {
+	e       *Engine
+	opts    Options
+	show    func(Frame) // may be nil
+	frames  bool        // whether frames before the end are derived
+	res     Result
+	frameAt time.Time // the recorded time of the last frame
+	prev    time.Time // of the last item
+}
+
+// wait waits, when the pace is recorded time, as long as the recording paused between the last
+// item and one at t, first showing what there is. It reports false when ctx ended meanwhile.
+func (r *fileRun) wait(ctx context.Context, pace Pace, t time.Time) bool {
+	paced := pace.Speed > 0 && !r.prev.IsZero() && t.After(r.prev)
+	if !paced {
+		return true
 	}
-	emit(true)
-	res.Items, res.Final = e.Items(), e.Final()
-	return res, nil
+	if r.frames && r.e.Changed() {
+		r.emit(false) // show what there is before waiting
+		r.frameAt = r.e.Now()
+	}
+	return sleep(ctx, pace.delay(t.Sub(r.prev))) == nil
+}
+
+// delay is how long a pause of gap in the recording lasts at pace p: divided by its speed, and
+// cut to its IdleLimit first (Idle told of it).
+func (p Pace) delay(gap time.Duration) time.Duration {
+	if p.IdleLimit > 0 && gap > p.IdleLimit {
+		if p.Idle != nil {
+			p.Idle(gap)
+		}
+		gap = p.IdleLimit
+	}
+	return time.Duration(float64(gap) / p.Speed)
+}
+
+// emit shows a frame, the final one from the snapshot after which nothing is read, and notes
+// when Until holds.
+func (r *fileRun) emit(final bool) {
+	snapshot := r.e.Snapshot
+	if final {
+		snapshot = r.e.Final // nothing is read after it
+	}
+	s := snapshot()
+	if !r.res.Met && r.opts.Until != nil && r.opts.Until(s) {
+		r.res.Met = true
+	}
+	if r.show != nil {
+		r.show(Frame{Snapshot: s, Now: r.e.Now(), Ended: final})
+	}
+}
+
+// end is the run's result: the end to be taken pod by pod when Options.Stream asks for it, else
+// the final frame shown and the final timeline.
+func (r *fileRun) end() (Result, error) {
+	if r.opts.Stream {
+		r.res.Items, r.res.Stream = r.e.Items(), r.e.Stream()
+		return r.res, nil
+	}
+	r.emit(true)
+	r.res.Items, r.res.Final = r.e.Items(), r.e.Final()
+	return r.res, nil
 }
 
 // sleep waits d or until ctx ends.
