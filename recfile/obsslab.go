@@ -10,12 +10,13 @@ import (
 // Reuse makes the reader transient (Transient) and writes the observations of a batch's Pods and
 // core/v1 Events into memory the batch keeps (an obsSlab), written again for a later batch once
 // every observation of this one has been handed out: an observation NextObserved returns is then
-// good only until the call after the last of its batch, as a Translator's is until its next
-// call. For a reader whose observations are each applied to a Builder before the next is asked
-// for (replay -o json and --plain, check of a recording): the Builder copies what it keeps of
-// them (TestTranslatorIsObserve, TestReuseIsObserve). Made anew, these observations were a fifth
-// of what replaying a 2,200-pod Job's recording allocated (28 of 148 MB), all of it garbage once
-// applied. It must be called before the first NextObserved.
+// the caller's only until its next call to the reader (the package doc's rule; the memory is
+// written again after the last of its batch). For a reader whose observations are each applied
+// to a Builder before the next is asked for (replay -o json and --plain, check of a recording):
+// the Builder copies what it keeps of them (TestTranslatorIsObserve, TestReuseIsObserve). Made
+// anew, these observations were a fifth of what replaying a 2,200-pod Job's recording allocated
+// (28 of 148 MB), all of it garbage once applied. It must be called before the first
+// NextObserved.
 func (rd *Reader) Reuse() {
 	rd.Transient()
 	rd.reuse = true
