@@ -28,10 +28,20 @@ const (
 type heapFollower struct {
 	limit  int64
 	sample []metrics.Sample
-	// next is the limit after a collection that marked live bytes live; ok is false to keep
-	// the limit as it is.
-	next func(limit, live int64) (int64, bool)
+	// next is the limit after a collection that left heap; ok is false to keep the limit as
+	// it is.
+	next func(limit int64, heap heapAfter) (int64, bool)
 }
+
+// heapAfter is what a collection left: the bytes it marked live, and what the limit counts
+// besides the heap's objects and free spans (the spans' unused ends, stacks, the runtime's
+// metadata), which the runtime takes off the limit before it sets the heap's goal.
+type heapAfter struct{ live, overhead int64 }
+
+// followMetrics are what heapAfter is read from: the live heap, then the memory the limit
+// counts (all mapped, less what was given back), then the heap's free spans and its objects.
+var followMetrics = []string{"/gc/heap/live:bytes", "/memory/classes/total:bytes", "/memory/classes/heap/released:bytes",
+	"/memory/classes/heap/free:bytes", "/memory/classes/heap/objects:bytes"}
 
 // sentinel is an object the follower lets go of each cycle, so that its cleanup runs after
 // the next collection; it holds a pointer so that it is not batched with other tiny objects.
@@ -40,14 +50,17 @@ type sentinel struct{ _ *int }
 // followLiveHeap makes the memory limit, which is limit now, follow the live heap from the next
 // collection on.
 func followLiveHeap(limit int64) {
-	follow(limit, func(limit, live int64) (int64, bool) {
-		return liveHeadroom * live, float64(live) > liveShare*float64(limit)
+	follow(limit, func(limit int64, h heapAfter) (int64, bool) {
+		return liveHeadroom * h.live, float64(h.live) > liveShare*float64(limit)
 	})
 }
 
 // follow sets the memory limit to limit and has next move it after each collection.
-func follow(limit int64, next func(limit, live int64) (int64, bool)) {
-	f := &heapFollower{limit: limit, sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}, next: next}
+func follow(limit int64, next func(limit int64, heap heapAfter) (int64, bool)) {
+	f := &heapFollower{limit: limit, next: next}
+	for _, name := range followMetrics {
+		f.sample = append(f.sample, metrics.Sample{Name: name})
+	}
 	f.arm()
 }
 
@@ -61,10 +74,13 @@ func (f *heapFollower) collected() {
 		return
 	}
 	metrics.Read(f.sample)
-	if f.sample[0].Value.Kind() != metrics.KindUint64 {
-		return
+	for _, s := range f.sample {
+		if s.Value.Kind() != metrics.KindUint64 {
+			return
+		}
 	}
-	if limit, ok := f.next(f.limit, int64(f.sample[0].Value.Uint64())); ok {
+	v := func(i int) int64 { return int64(f.sample[i].Value.Uint64()) }
+	if limit, ok := f.next(f.limit, heapAfter{live: v(0), overhead: v(1) - v(2) - v(3) - v(4)}); ok {
 		f.limit = limit
 		debug.SetMemoryLimit(f.limit)
 	}

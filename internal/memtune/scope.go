@@ -9,14 +9,16 @@ import (
 // makes is small beside that: a live run's collector target (Live: the heap may grow by twice
 // what is live) lets a cluster's heap take three times what it keeps, most of the resident set.
 // Scope keeps that target while the heap is small, where collecting is what costs, and bounds
-// the heap to scopeHeadroom times what the last collection found live, plus scopeSlack, as it
-// grows: a soft memory limit that follows the live heap after each collection (up and down).
-// Being at least a quarter again what is live, the limit never has the collector run without
-// end; what this headroom trades of CPU for memory is measured in docs/performance.md
-// (cluster scale).
+// the heap as it grows with a soft memory limit that follows each collection (up and down): what
+// is live, scopeRoom of it and scopeSlack for new objects, and the runtime's overhead besides
+// (heapAfter), which the runtime takes off the limit before it sets the heap's goal. Without the
+// overhead, a limit of 1.25 times the live heap left a 275 MB heap of 20,000 pods a few MB to
+// allocate in, and the collector ran every second with nothing changing. Counting the heap's
+// free spans in would let the limit climb by the room at each collection. What the room trades
+// of CPU for memory is measured in docs/performance.md (cluster scale).
 const (
-	scopeHeadroom = 1.25
-	scopeSlack    = 16 << 20
+	scopeRoom  = 0.25
+	scopeSlack = 16 << 20
 )
 
 // Scope bounds a scope's heap as above, unless the user has set GOMEMLIMIT (GOGC is Live's).
@@ -29,7 +31,7 @@ func Scope() {
 	follow(limit, scopeLimit)
 }
 
-// scopeLimit is the limit after a collection found live bytes live.
-func scopeLimit(_, live int64) (int64, bool) {
-	return int64(scopeHeadroom*float64(live)) + scopeSlack, true
+// scopeLimit is the limit after a collection left heap.
+func scopeLimit(_ int64, heap heapAfter) (int64, bool) {
+	return heap.overhead + int64((1+scopeRoom)*float64(heap.live)) + scopeSlack, true
 }
