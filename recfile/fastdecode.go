@@ -18,18 +18,16 @@ import (
 // the library's tokenizer, into the same wire types the library's decoding fills (wireLine,
 // slimWirePod, slimWireEvent), member by member, where the library finds each member's field
 // and arshaler by reflection: that bookkeeping was most of what decoding a line cost, more than
-// the tokenizing itself (a thousand-pod Job's lines: 63 ms decoded and translated, 24 ms merely
-// tokenized). It reads only what it expects, as the library would read it: plain member names,
+// the tokenizing itself (docs/performance.md). It reads only what it expects, as the library would read it: plain member names,
 // strings, plain integers, true, false, null and times. At anything else (an escape in a member
 // name, a number with a fraction, a member the library would decode into a Kubernetes type but
 // that is not read here, a line with no time, any error) it gives up and the line is decoded
 // again from its start by the library, which makes the same objects or words the error; so the
 // token read needs to be right only where it succeeds, and it is held to the library's read of
 // every line (TestTokenLineReadsAsLibrary, FuzzTokenLine) and to what translation reads, member
-// by member (translatedFields, TestFastDecodeReadsEveryTranslatedField). BenchmarkReader, a thousand-pod Job
-// read transient: 40 -> 31-34 ms, 131k -> 98k allocations, with the short strings and the times
-// that repeat made once per worker (tokenReader.str, .time), as the library's own cache of
-// strings made them once per line.
+// by member (translatedFields, TestFastDecodeReadsEveryTranslatedField). The short strings and
+// the times that repeat are made once per worker (tokenReader.str, .time), where the library's
+// own cache of strings made them once per line (BenchmarkReader).
 
 // tokenReader reads one line by the token; bad says it gave up.
 type tokenReader struct {

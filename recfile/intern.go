@@ -18,7 +18,7 @@ const (
 // texts share a slot the later one takes it: the other is made again when it next comes, as if
 // seen for the first time. A slot is found from the text's length and its first and last eight
 // bytes (the names, IDs and times of a recording differ there), and checked against the whole
-// text: a map of them, hashing every text and probing, cost 7% of replaying a Job's recording.
+// text: a map of them, hashing every text and probing, cost a share of a replay this avoids.
 type internTable struct {
 	strs  [internSlots]string  // unquoted, of texts without escapes
 	times [timeSlots]timeEntry // of texts metav1.Time writes

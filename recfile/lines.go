@@ -33,8 +33,8 @@ type batch struct {
 // span is one line of a batch: buf[start:end], line number n.
 type span struct{ start, end, n int }
 
-// A batch of 128 KB is read and decoded as fast as one of 256 (BenchmarkReader on the 101 MiB
-// Job recording) and holds half the decoded objects while it waits; 64 KB was 10-20% slower.
+// A batch of 128 KB is read and decoded as fast as one twice its size (BenchmarkReader on the
+// big Job recording) and holds half the decoded objects while it waits; half of it was slower.
 const (
 	batchBytes = 128 << 10
 	batchLines = 1024
@@ -106,8 +106,8 @@ func (lr *lineReader) end(buf []byte, start, n int, err error) ([]byte, bool, er
 
 // long reads a line longer than the reader's buffer, whose first fragment is frag, into chunks
 // of its own, then appends it to buf at once: a line refused as too long costs what it read,
-// the limit at most, and never a buffer grown by copying (grown by append, 1.25 times at a time,
-// a refused line of 64 MiB had allocated 3-5 times that). A line kept costs its chunks and its
+// the limit at most, and never a buffer grown by copying (grown by append, a refused line had
+// allocated several times its size). A line kept costs its chunks and its
 // copy in buf.
 func (lr *lineReader) long(buf, frag []byte) ([]byte, bool, error) {
 	var chunks [][]byte
@@ -230,8 +230,8 @@ func byteSize(n int) string {
 // pipeline reads batches in one goroutine and decodes them in workers, handing them on in order.
 // At most cap(order) batches wait for the consumer, so memory stays bounded: one per worker.
 // Decoding is the slow side (the consumer applies a batch in a fraction of the time), so a
-// deeper queue only held more decoded objects: with two per worker, 1.4 MB more of a replay's
-// live heap, and so more work for the collector under replay's memory limit.
+// deeper queue only held more decoded objects: more of a replay's live heap, and so more work
+// for the collector under replay's memory limit.
 type pipeline struct {
 	order chan *batch
 	stop  chan struct{}

@@ -14,8 +14,8 @@ import (
 // written again after the last of its batch). For a reader whose observations are each applied
 // to a Builder before the next is asked for (replay -o json and --plain, check of a recording):
 // the Builder copies what it keeps of them (TestTranslatorIsObserve, TestReuseIsObserve). Made
-// anew, these observations were a fifth of what replaying a 2,200-pod Job's recording allocated
-// (28 of 148 MB), all of it garbage once applied. It must be called before the first
+// anew, these observations were a large share of what replaying a big Job's recording
+// allocated, all of it garbage once applied. It must be called before the first
 // NextObserved.
 func (rd *Reader) Reuse() {
 	rd.Transient()

@@ -86,11 +86,8 @@ func (s *cachedSpec) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
 // (markedSpec). The text cut out is a whole JSON value, as valid as when it was cached, for the
 // cache holds only what a decoder read as one: so the marked line is as valid as the line, and a
 // match anywhere else (a member "spec" deeper down) is skipped there, or read where no number
-// may be, which has the line read again by the library, from the line itself. Replaying a
-// 2,200-pod Job's 101 MiB recording, means of rounds in turn (2026-12-06): 0.806 -> 0.789 CPU-s
-// and 0.463 -> 0.452 s wall over 8, 0.824 -> 0.794 and 0.480 -> 0.458 over 10;
-// BenchmarkReader/transient 30.2-33.2 -> 28.5-28.7 ms (4 each; whole, which reads no line so,
-// came out 47 -> 50-55 in the same minutes: this VM's noise).
+// may be, which has the line read again by the library, from the line itself. What it saves a replay
+// is small (docs/performance.md, "What it took", has the rounds).
 
 // specMark is what a spec the cache holds is replaced by in a line read by the token.
 const specMark = '0'
