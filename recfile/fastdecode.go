@@ -18,7 +18,8 @@ import (
 // the library's tokenizer, into the same wire types the library's decoding fills (wireLine,
 // slimWirePod, slimWireEvent), member by member, where the library finds each member's field
 // and arshaler by reflection: that bookkeeping was most of what decoding a line cost, more than
-// the tokenizing itself (docs/performance.md). It reads only what it expects, as the library would read it: plain member names,
+// the tokenizing itself (docs/performance.md). It reads only what it expects, as the library
+// would read it: plain member names,
 // strings, plain integers, true, false, null and times. At anything else (an escape in a member
 // name, a number with a fraction, a member the library would decode into a Kubernetes type but
 // that is not read here, a line with no time, any error) it gives up and the line is decoded
