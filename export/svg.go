@@ -348,42 +348,16 @@ func (d *svgDrawing) legendItem(x float64, it present.LegendItem) {
 	d.text(x+svgCharW+3, d.y, d.pal.muted, it.Label, "")
 }
 
-// statusColor colours a STATUS text as the view does.
+// statusColor colours a STATUS text as the view does (present.StatusOf).
 func (d *svgDrawing) statusColor(status string) string {
+	state, failed, ok := present.StatusOf(status)
 	switch {
-	case status == "Running":
-		return d.pal.states[timeline.StateReady]
-	case status == "Completed", status == "Succeeded", status == "Complete":
-		return d.pal.states[timeline.StateStarted]
-	case status == "Terminating":
-		return d.pal.states[timeline.StateTerminating]
-	case statusFailed(status):
+	case failed:
 		return d.pal.failed
-	case statusWaiting(status):
-		return d.pal.states[timeline.StateWaiting]
+	case ok:
+		return d.pal.states[state]
 	}
 	return d.pal.muted
-}
-
-// statusFailed reports whether a STATUS says something went wrong: an error, a back-off, a
-// failure, a kill, an eviction, or a state no one knows.
-func statusFailed(status string) bool {
-	for _, w := range [...]string{"Err", "BackOff", "Fail", "Kill", "Evicted", "Unknown"} {
-		if strings.Contains(status, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// statusWaiting reports whether a STATUS says the pod waits to run: its init containers, its
-// scheduling or its containers' creation.
-func statusWaiting(status string) bool {
-	switch status {
-	case "Pending", "PodInitializing", "ContainerCreating":
-		return true
-	}
-	return strings.HasPrefix(status, "Init:")
 }
 
 // badReason reports whether a termination reason means something went wrong.

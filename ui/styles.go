@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"strings"
-
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/sidecar-top/sidecar-top/present"
@@ -120,42 +118,14 @@ func badReason(r string) bool {
 	return r != "" && r != "Completed" && r != "ContainerCreating" && r != "PodInitializing"
 }
 
-// statusStyle colours kubectl's STATUS text by what it means.
+// statusStyle colours kubectl's STATUS text by what it means (present.StatusOf).
 func (s Styles) statusStyle(status string) lipgloss.Style {
-	switch status {
-	case "Running":
-		return s.States[timeline.StateReady]
-	case "Completed", "Succeeded", "Complete":
-		return s.States[timeline.StateStarted]
-	case "Terminating":
-		return s.States[timeline.StateTerminating]
-	}
+	state, failed, ok := present.StatusOf(status)
 	switch {
-	case statusFailed(status):
+	case failed:
 		return s.Failed
-	case statusWaiting(status):
-		return s.States[timeline.StateWaiting]
+	case ok:
+		return s.States[state]
 	}
 	return s.Muted
-}
-
-// statusFailed reports whether a STATUS says something went wrong: an error, a back-off, a
-// failure, a kill, an eviction, or a state no one knows.
-func statusFailed(status string) bool {
-	for _, w := range [...]string{"Err", "BackOff", "Fail", "Kill", "Evicted", "Unknown"} {
-		if strings.Contains(status, w) {
-			return true
-		}
-	}
-	return false
-}
-
-// statusWaiting reports whether a STATUS says the pod waits to run: its init containers, its
-// scheduling or its containers' creation.
-func statusWaiting(status string) bool {
-	switch status {
-	case "Pending", "PodInitializing", "ContainerCreating":
-		return true
-	}
-	return strings.HasPrefix(status, "Init:")
 }
