@@ -58,40 +58,54 @@ func Make(rows []*Row, v View) Table {
 	t := Table{Counts: Counts{Pods: len(rows), Findings: map[timeline.FindingID]int{}}}
 	filter := strings.ToLower(v.Filter)
 	for _, r := range rows {
-		switch r.Shape {
-		case Native:
-			t.Counts.Native++
-		case Classic:
-			t.Counts.Classic++
+		t.Counts.count(r, v, 1)
+		if v.shows(r, filter) {
+			t.Rows = append(t.Rows, r)
 		}
-		for _, f := range r.Findings {
-			t.Counts.Findings[f.ID]++
-		}
-		if v.SidecarsOnly && r.Shape == NoSidecar {
-			t.Counts.Hidden++
-			continue
-		}
-		if filter != "" && !r.matches(filter) {
-			continue
-		}
-		t.Rows = append(t.Rows, r)
 	}
 	t.Counts.Shown = len(t.Rows)
-	slices.SortStableFunc(t.Rows, func(a, b *Row) int {
-		if k := v.Sort - KeyGap; k >= 0 && int(k) < len(Columns) && a.Gaps[k].Known != b.Gaps[k].Known {
-			return cmp.Compare(boolInt(!a.Gaps[k].Known), boolInt(!b.Gaps[k].Known)) // either way, none last
-		}
-		c := compare(a, b, v.Sort)
-		if c == 0 {
-			c = cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
-			return c // ties always in name order
-		}
-		if v.Desc {
-			return -c
-		}
-		return c
-	})
+	slices.SortFunc(t.Rows, v.order)
 	return t
+}
+
+// count counts r in c's figures (sign 1) or takes it out of them (-1), as a row of view v.
+func (c *Counts) count(r *Row, v View, sign int) {
+	switch r.Shape {
+	case Native:
+		c.Native += sign
+	case Classic:
+		c.Classic += sign
+	}
+	for _, f := range r.Findings {
+		c.Findings[f.ID] += sign
+		if c.Findings[f.ID] == 0 {
+			delete(c.Findings, f.ID)
+		}
+	}
+	if v.SidecarsOnly && r.Shape == NoSidecar {
+		c.Hidden += sign
+	}
+}
+
+// shows reports whether v shows r, filter being v's filter in lower case.
+func (v View) shows(r *Row, filter string) bool {
+	return !(v.SidecarsOnly && r.Shape == NoSidecar) && (filter == "" || r.matches(filter))
+}
+
+// order is v's order of rows: by its key (a gap a pod does not have after every gap it has,
+// either way), then by namespace, name and UID, so that no two rows are equal.
+func (v View) order(a, b *Row) int {
+	if k := v.Sort - KeyGap; k >= 0 && int(k) < len(Columns) && a.Gaps[k].Known != b.Gaps[k].Known {
+		return cmp.Compare(boolInt(!a.Gaps[k].Known), boolInt(!b.Gaps[k].Known)) // either way, none last
+	}
+	c := compare(a, b, v.Sort)
+	if c == 0 {
+		return cmp.Or(strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name), strings.Compare(a.UID, b.UID))
+	}
+	if v.Desc {
+		return -c
+	}
+	return c
 }
 
 // matches reports whether the row holds filter (lower case) in a field a user filters by.
@@ -158,14 +172,20 @@ func boolInt(b bool) int {
 // as the one before only the blocks of its list that changed are looked at, so a frame costs
 // what changed, not the cluster. The zero Rows is ready; one goroutine owns it.
 type Rows struct {
-	last  []*Row
-	order []*timeline.Pod             // the pods of last, in its order
-	from  timeline.Seq[*timeline.Pod] // the list they were made from
-	made  bool
+	last    []*Row
+	order   []*timeline.Pod             // the pods of last, in its order
+	from    timeline.Seq[*timeline.Pod] // the list they were made from
+	made    bool
+	changed []int // the places whose row the last Of made again; nil: all of them
 }
 
 // Last is what Of returned last.
 func (rs *Rows) Last() []*Row { return rs.last }
+
+// Changed is where the rows the last Of returned differ from those of the Of before: the same
+// pods in the same places, and the rows at these places made again. Nil when the pods are not
+// the same (Remake then sorts all again).
+func (rs *Rows) Changed() []int { return rs.changed }
 
 // Of is the rows of s's pods, in the snapshot's order; a row is not changed once made, nor a
 // list of rows once returned. owners says which workload owns a Job.
@@ -182,6 +202,7 @@ func (rs *Rows) Of(s timeline.Snapshot, owners func(job string) (Owner, bool)) [
 // update makes again the rows of the pods in the blocks of s's list that changed.
 func (rs *Rows) update(s timeline.Snapshot, owners func(job string) (Owner, bool)) {
 	copied := false
+	rs.changed = []int{}
 	for i, pp := range s.Pods.ChangedSince(rs.from) {
 		if rs.order[i] == *pp {
 			continue
@@ -191,6 +212,7 @@ func (rs *Rows) update(s timeline.Snapshot, owners func(job string) (Owner, bool
 		}
 		row := RowOf(*pp, owners)
 		rs.last[i], rs.order[i] = &row, *pp
+		rs.changed = append(rs.changed, i)
 	}
 }
 
@@ -210,5 +232,5 @@ func (rs *Rows) rebuild(s timeline.Snapshot, owners func(job string) (Owner, boo
 		}
 		order, out = append(order, p), append(out, r)
 	}
-	rs.last, rs.order = out, order
+	rs.last, rs.order, rs.changed = out, order, nil
 }

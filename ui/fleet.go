@@ -45,8 +45,9 @@ type FleetTable struct {
 	view   fleet.View
 	rows   *fleet.Rows // shared by the table's copies; memoization only
 	table  fleet.Table
-	cursor string // the UID under the cursor; when it is gone, the row where it was
-	at     int    // the cursor's row in table.Rows
+	made   []*fleet.Row // the rows table was made from, with view
+	cursor string       // the UID under the cursor; when it is gone, the row where it was
+	at     int          // the cursor's row in table.Rows
 	filter string
 	typing bool
 	page   int // rows a page moves; the view sets it from the height it draws in
@@ -66,8 +67,27 @@ func NewFleetTable(sidecarsOnly bool) FleetTable {
 
 // SetSnapshot takes a frame's snapshot: the rows of its pods, hidden, filtered and sorted.
 func (t *FleetTable) SetSnapshot(s timeline.Snapshot) {
-	t.table = fleet.Make(t.rows.Of(s, nil), t.view)
+	last := t.rows.Last()
+	rows := t.rows.Of(s, nil)
+	if sameRows(t.made, last) {
+		t.table = fleet.Remake(t.table, last, rows, t.rows.Changed(), t.view)
+	} else {
+		t.table = fleet.Make(rows, t.view)
+	}
+	t.made = rows
 	t.follow()
+}
+
+// remake makes the table again from the rows of the last snapshot, for a new view.
+func (t *FleetTable) remake() {
+	t.made = t.rows.Last()
+	t.table = fleet.Make(t.made, t.view)
+	t.follow()
+}
+
+// sameRows reports whether a and b are the same list of rows (one Rows.Of's).
+func sameRows(a, b []*fleet.Row) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // follow puts the cursor back on its pod, or on the row where it was when the pod is gone.
@@ -118,8 +138,7 @@ func (t FleetTable) Update(msg tea.KeyMsg) (FleetTable, tea.Cmd) {
 		t.filter = ""
 		t.refilter()
 	case t.sortKey(msg):
-		t.table = fleet.Make(t.rows.Last(), t.view)
-		t.follow()
+		t.remake()
 	default:
 		t.move(msg)
 	}
@@ -130,8 +149,7 @@ func (t FleetTable) Update(msg tea.KeyMsg) (FleetTable, tea.Cmd) {
 func (t *FleetTable) refilter() {
 	if t.view.Filter != t.filter {
 		t.view.Filter = t.filter
-		t.table = fleet.Make(t.rows.Last(), t.view)
-		t.follow()
+		t.remake()
 	}
 }
 
