@@ -128,7 +128,7 @@ func run(ctx context.Context, c config) error {
 	}
 	var results []*level
 	have := 0
-	for _, n := range append([]int{0}, c.levels...) {
+	for _, n := range startLevels(ctx, client, c.levels) {
 		if n > have {
 			log.Printf("growing the cluster to %d pods of the benchmark", n)
 			if err := grow(ctx, client, s, have, n, c.eventsPerPod); err != nil {
@@ -144,4 +144,14 @@ func run(ctx context.Context, c config) error {
 	}
 	report(os.Stdout, c, results)
 	return nil
+}
+
+// startLevels are the levels to measure: the empty cluster first, unless the cluster holds pods
+// already (a -keep run's), where a first level would measure them, not an empty cluster.
+func startLevels(ctx context.Context, client kubernetes.Interface, levels []int) []int {
+	if _, n, err := listTime(ctx, client); err == nil && n > 0 {
+		log.Printf("the cluster holds %d pods already: no empty-cluster level, and no growth over it", n)
+		return levels
+	}
+	return append([]int{0}, levels...)
 }

@@ -48,8 +48,8 @@ func report(w io.Writer, c config, levels []*level) {
 // growth prints each program's RSS increment over the empty cluster at each size, and the
 // ratio of the last increment to the first.
 func growth(w io.Writer, levels []*level) {
-	if len(levels) < 3 {
-		return
+	if len(levels) < 3 || levels[0].pods != 0 {
+		return // no empty cluster measured, or one level only above it
 	}
 	fmt.Fprintln(w, "\nRSS over the empty cluster's:")
 	empty, first, last := levels[0], levels[1], levels[len(levels)-1]
