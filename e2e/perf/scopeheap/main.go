@@ -20,6 +20,7 @@ func main() {
 	brief := flag.Bool("brief", false, "brief mode, as the fleet view and the agent keep a pod that is not opened or counted")
 	keepFindings := flag.Bool("keep-findings", false, "in brief mode, keep the pods with findings whole")
 	flag.Parse()
+	base := live()
 	f, err := os.Open(flag.Arg(0))
 	if err != nil {
 		log.Fatal(err)
@@ -28,7 +29,6 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	base := live()
 	b := timeline.NewBuilder()
 	if *brief {
 		b.Brief(func(p *timeline.Pod) bool { return *keepFindings && len(p.Findings()) > 0 })
