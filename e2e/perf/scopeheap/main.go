@@ -20,6 +20,9 @@ func main() {
 	brief := flag.Bool("brief", false, "brief mode, as the fleet view and the agent keep a pod that is not opened or counted")
 	keepFindings := flag.Bool("keep-findings", false, "in brief mode, keep the pods with findings whole")
 	flag.Parse()
+	if *heap != "" {
+		runtime.MemProfileRate = 4096 // a few MB of heap per pod's worth of kinds: sample finely
+	}
 	base := live()
 	f, err := os.Open(flag.Arg(0))
 	if err != nil {
