@@ -237,6 +237,13 @@ func TestPodStatus(t *testing.T) {
 			want: "ExitCode:2",
 		},
 		{
+			name: "the last container failed, the first completed: the failure, not Completed",
+			spec: classicSpec,
+			st: corev1.PodStatus{Phase: corev1.PodFailed, Conditions: conditions(true, false),
+				ContainerStatuses: []corev1.ContainerStatus{terminatedStatus("main", 0, 0, "Completed"), terminatedStatus("sidecar", 1, 0, "Error")}},
+			want: "Error",
+		},
+		{
 			name: "app killed by a signal, no reason",
 			spec: nativeSpec,
 			st: corev1.PodStatus{Phase: corev1.PodFailed, Conditions: conditions(true, false),
@@ -306,4 +313,32 @@ func manyInits(n, sidecar int) []corev1.Container {
 	}
 	out[sidecar].RestartPolicy = always
 	return out
+}
+
+// TestCompletedButRunning is printPod's correction of "Completed" on its own: each of its
+// outcomes, and their order when more than one applies.
+func TestCompletedButRunning(t *testing.T) {
+	tests := []struct {
+		name        string
+		ready       bool
+		hasRunning  bool
+		errorReason string
+		want        string
+	}{
+		{name: "nothing running, nothing failed", want: "Completed"},
+		{name: "nothing running, pod Ready", ready: true, want: "Completed"},
+		{name: "running and Ready", ready: true, hasRunning: true, want: "Running"},
+		{name: "running and Ready wins over a failure", ready: true, hasRunning: true, errorReason: "Error", want: "Running"},
+		{name: "a failure, nothing running", errorReason: "Error", want: "Error"},
+		{name: "a failure wins over running but not Ready", hasRunning: true, errorReason: "OOMKilled", want: "OOMKilled"},
+		{name: "running, not Ready", hasRunning: true, want: "NotReady"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pod := &corev1.Pod{Status: corev1.PodStatus{Conditions: conditions(true, tt.ready)}}
+			if got := completedButRunning(pod, tt.hasRunning, tt.errorReason); got != tt.want {
+				t.Errorf("completedButRunning() = %q, want %q", got, tt.want)
+			}
+		})
+	}
 }
