@@ -3,6 +3,7 @@ package watch
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/labels"
@@ -118,6 +119,44 @@ func ParseScope(args []string, selector, namespace string, all bool) (Target, er
 	return ParseTarget(args, selector, namespace)
 }
 
+// targetKinds are the kinds a TARGET may name, each with the names kubectl accepts for it
+// (singular, plural, short name, and qualified by the API group), compared without case. The
+// first name of each is the one the usage suggests.
+var targetKinds = []struct {
+	kind  TargetKind
+	names []string
+}{
+	{TargetPod, []string{"pod", "pods", "po"}},
+	{TargetJob, []string{"job", "jobs", "job.batch", "jobs.batch"}},
+	{TargetCronJob, []string{"cronjob", "cj", "cronjobs", "cronjob.batch", "cronjobs.batch"}},
+	{TargetDeployment, []string{"deploy", "deployment", "deployments", "deployment.apps", "deployments.apps"}},
+	{TargetStateful, []string{"sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps"}},
+	{TargetDaemonSet, []string{"ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps"}},
+	{TargetReplicaSet, []string{"rs", "replicaset", "replicasets", "replicaset.apps", "replicasets.apps"}},
+}
+
+// targetKindNamed is the kind a TARGET's KIND/ names, by any of its names in targetKinds.
+func targetKindNamed(name string) (TargetKind, bool) {
+	name = strings.ToLower(name)
+	for _, k := range targetKinds {
+		if slices.Contains(k.names, name) {
+			return k.kind, true
+		}
+	}
+	return "", false
+}
+
+// targetKindUsage lists the kinds a TARGET may name, by each one's suggested name:
+// "pod/NAME, job/NAME, ... or rs/NAME".
+func targetKindUsage() string {
+	forms := make([]string, len(targetKinds))
+	for i, k := range targetKinds {
+		forms[i] = k.names[0] + "/NAME"
+	}
+	last := len(forms) - 1
+	return strings.Join(forms[:last], ", ") + " or " + forms[last]
+}
+
 // ParseTarget reads the command line's TARGET argument (POD, pod/x, job/x, deploy/x, or a
 // pattern of pod names: IsPattern) or its label selector; exactly one of them must be given.
 func ParseTarget(args []string, selector, namespace string) (Target, error) {
@@ -136,33 +175,26 @@ func ParseTarget(args []string, selector, namespace string) (Target, error) {
 		t.Kind, t.Selector = TargetSelector, selector
 		return t, nil
 	}
-	if IsPattern(args[0]) && !strings.Contains(args[0], "/") {
-		t.Kind, t.Name = TargetPodPattern, args[0]
+	return parseTargetArg(t, args[0])
+}
+
+// parseTargetArg reads a TARGET argument into t: a pattern of pod names, KIND/NAME, or a bare
+// NAME, which is a pod's.
+func parseTargetArg(t Target, arg string) (Target, error) {
+	if IsPattern(arg) && !strings.Contains(arg, "/") {
+		t.Kind, t.Name = TargetPodPattern, arg
 		_, err := t.NamePattern()
 		return t, err
 	}
-	kind, name, found := strings.Cut(args[0], "/")
+	kind, name, found := strings.Cut(arg, "/")
 	if !found {
-		kind, name = "pod", args[0]
+		kind, name = "pod", arg
 	}
-	switch strings.ToLower(kind) {
-	case "pod", "pods", "po":
-		t.Kind = TargetPod
-	case "job", "jobs", "job.batch", "jobs.batch":
-		t.Kind = TargetJob
-	case "deploy", "deployment", "deployments", "deployment.apps", "deployments.apps":
-		t.Kind = TargetDeployment
-	case "sts", "statefulset", "statefulsets", "statefulset.apps", "statefulsets.apps":
-		t.Kind = TargetStateful
-	case "ds", "daemonset", "daemonsets", "daemonset.apps", "daemonsets.apps":
-		t.Kind = TargetDaemonSet
-	case "rs", "replicaset", "replicasets", "replicaset.apps", "replicasets.apps":
-		t.Kind = TargetReplicaSet
-	case "cj", "cronjob", "cronjobs", "cronjob.batch", "cronjobs.batch":
-		t.Kind = TargetCronJob
-	default:
-		return t, fmt.Errorf("cannot watch %q: use pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME", kind)
+	k, ok := targetKindNamed(kind)
+	if !ok {
+		return t, fmt.Errorf("cannot watch %q: use %s", kind, targetKindUsage())
 	}
+	t.Kind = k
 	if name == "" {
 		return t, fmt.Errorf("%s/: the name is missing", kind)
 	}

@@ -143,3 +143,37 @@ func TestParseScope(t *testing.T) {
 		t.Errorf("String of a namespace scope: %q", s)
 	}
 }
+
+// TestTargetKinds ranges over the kinds a TARGET may name: each of a kind's names, in any case,
+// parses to that kind; a target of the kind reads back from its String (recordings keep it); and
+// no name belongs to two kinds.
+func TestTargetKinds(t *testing.T) {
+	owner := map[string]TargetKind{}
+	for _, k := range targetKinds {
+		for _, name := range k.names {
+			if other, ok := owner[name]; ok {
+				t.Errorf("%q names both %s and %s", name, other, k.kind)
+			}
+			owner[name] = k.kind
+			for _, arg := range []string{name + "/x", strings.ToUpper(name) + "/x"} {
+				got, err := ParseTarget([]string{arg}, "", "ns")
+				if want := (Target{Kind: k.kind, Name: "x", Namespace: "ns"}); err != nil || got != want {
+					t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", arg, got, err, want)
+				}
+			}
+		}
+		want := Target{Kind: k.kind, Name: "x", Namespace: "ns"}
+		if got, err := ParseTarget([]string{want.String()}, "", "ns"); err != nil || got != want {
+			t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", want.String(), got, err, want)
+		}
+	}
+}
+
+// TestParseTargetUsage: an unknown kind's error lists the kinds by their suggested names.
+func TestParseTargetUsage(t *testing.T) {
+	_, err := ParseTarget([]string{"svc/x"}, "", "ns")
+	want := `cannot watch "svc": use pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or rs/NAME`
+	if err == nil || err.Error() != want {
+		t.Errorf("ParseTarget(svc/x) error = %v, want %q", err, want)
+	}
+}
