@@ -3,6 +3,7 @@ package watch
 import (
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/tools/cache"
 
@@ -20,5 +21,47 @@ func TestRelayStoreGivesItsTransform(t *testing.T) {
 	got, err := s.Transformer()(pod("a", "1"))
 	if err != nil || len(got.(*corev1.Pod).ManagedFields) != 0 {
 		t.Fatalf("Transformer() = %v, %v: not the store's transform", got, err)
+	}
+}
+
+// TestRelayStoreStreamsFirstList: the objects of a first streamed list are told as they arrive,
+// and its Replace tells nothing again; a relist's objects wait for its Replace, which tells the
+// gone ones' deletions before the rest.
+func TestRelayStoreStreamsFirstList(t *testing.T) {
+	var got []told
+	s := newRelayStore(markTransformed, func(wt timeline.WatchType, obj any) { got = append(got, tell(wt, obj)) })
+	stream := func(pods ...*corev1.Pod) []any {
+		var list []any
+		for _, p := range pods {
+			out, err := s.Transformer()(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			list = append(list, out)
+		}
+		return list
+	}
+	first := stream(pod("a", "1"), pod("b", "1"))
+	want := []told{{Type: timeline.Added, Kind: "Pod", Name: "a", Version: "1", Transformed: true},
+		{Type: timeline.Added, Kind: "Pod", Name: "b", Version: "1", Transformed: true}}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Fatalf("first list as it streamed told (-got +want):\n%s", diff)
+	}
+	got = nil
+	if err := s.Replace(first, "1"); err != nil || got != nil {
+		t.Fatalf("first list's Replace: %v, told %v; want nothing again", err, got)
+	}
+	relist := stream(pod("c", "2"), pod("a", "2"))
+	if got != nil {
+		t.Fatalf("a relist as it streamed told %v; want nothing before its Replace", got)
+	}
+	if err := s.Replace(relist, "2"); err != nil {
+		t.Fatal(err)
+	}
+	want = []told{{Type: timeline.Deleted, Kind: "Pod", Name: "b", Version: "1", Transformed: true},
+		{Type: timeline.Added, Kind: "Pod", Name: "c", Version: "2", Transformed: true},
+		{Type: timeline.Modified, Kind: "Pod", Name: "a", Version: "2", Transformed: true}}
+	if diff := cmp.Diff(got, want); diff != "" {
+		t.Errorf("relist's Replace told (-got +want):\n%s", diff)
 	}
 }
