@@ -110,6 +110,29 @@ func (l *Live) now() time.Time { return l.clock.now() }
 
 // Start resolves the target and starts the watches; they stop with ctx.
 func (l *Live) Start(ctx context.Context) error {
+	if err := l.resolve(ctx); err != nil {
+		return err
+	}
+	if l.target.Kind == TargetScope { // a scope's outputs wait for what was there (Listed)
+		l.listing = map[string]bool{"pods": true, "events": true}
+	}
+	runs := append([]func(context.Context){l.podWatch()}, l.eventWatches(ctx)...)
+	runs = append(runs, l.jobWatches()...)
+	l.startLogs(ctx)
+	for _, run := range runs {
+		go run(ctx)
+	}
+	l.mu.Lock()
+	l.answer() // Preflight just had its answers
+	l.mu.Unlock()
+	go l.beat(ctx)
+	return nil
+}
+
+// resolve reads what the target's pods are: the label selector their watch lists them by
+// (a workload's own, read from the cluster), and for a pattern or a CronJob what acceptPod
+// keeps of them. A pod target is found by name (podWatch), a scope by its selector if any.
+func (l *Live) resolve(ctx context.Context) error {
 	t := l.target
 	switch t.Kind {
 	case TargetJob:
@@ -135,64 +158,69 @@ func (l *Live) Start(ctx context.Context) error {
 		}
 		l.cron, l.selector = c, batchv1.JobNameLabel // every Job's pod; acceptPod keeps the CronJob's
 	}
-	if t.Kind == TargetScope { // a scope's outputs wait for what was there (Listed)
-		l.listing = map[string]bool{"pods": true, "events": true}
-	}
+	return nil
+}
+
+// podWatch is the watch of the target's pods: a pod target's by its name, the others' by the
+// selector resolve found.
+func (l *Live) podWatch() func(context.Context) {
 	podFields := ""
-	if t.Kind == TargetPod {
-		podFields = fields.OneTermEqualSelector("metadata.name", t.Name).String()
+	if l.target.Kind == TargetPod {
+		podFields = fields.OneTermEqualSelector("metadata.name", l.target.Name).String()
 	}
-	ns := t.Namespace
-	pods := l.client.CoreV1().Pods(ns)
-	runs := []func(context.Context){l.reflector("pods", &corev1.Pod{}, podFields, l.selector,
-		func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return pods.List(ctx, o) },
-		pods.Watch, l.acceptPod, l.podsListed)}
-	events := l.client.CoreV1().Events(ns)
-	listEvents := func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return events.List(ctx, o) }
-	switch t.Kind {
+	pods := l.client.CoreV1().Pods(l.target.Namespace)
+	return l.reflector("pods", &corev1.Pod{}, podFields, l.selector, lister(pods.List), pods.Watch, l.acceptPod, l.podsListed)
+}
+
+// eventWatches are the watches of the Events of the target's pods: a pod target's by its name;
+// a scope's all the pods' Events of the namespace, in one watch rather than podEvents' list per
+// pod (thousands of lists when it starts); the others' through podEvents, which follows the
+// pods acceptPod adds to it and is started here.
+func (l *Live) eventWatches(ctx context.Context) []func(context.Context) {
+	events := l.client.CoreV1().Events(l.target.Namespace)
+	switch l.target.Kind {
 	case TargetPod:
-		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": t.Name}
-		runs = append(runs, l.reflector("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
-			listEvents, events.Watch, l.acceptPodEvent))
+		evFields := fields.Set{"involvedObject.kind": "Pod", "involvedObject.name": l.target.Name}
+		return []func(context.Context){l.reflector("events", &corev1.Event{}, fields.SelectorFromSet(evFields).String(), "",
+			lister(events.List), events.Watch, l.acceptPodEvent)}
 	case TargetScope:
-		// A scope's pods are most of the scope's pod Events: one watch of them all, rather than
-		// podEvents' list per pod (thousands of lists when it starts).
-		runs = append(runs, l.reflector("events", &corev1.Event{}, fields.OneTermEqualSelector("involvedObject.kind", "Pod").String(), "",
-			listEvents, events.Watch, func(wt timeline.WatchType, obj any) {
+		return []func(context.Context){l.reflector("events", &corev1.Event{}, fields.OneTermEqualSelector("involvedObject.kind", "Pod").String(), "",
+			lister(events.List), events.Watch, func(wt timeline.WatchType, obj any) {
 				if e, ok := obj.(*corev1.Event); ok {
 					l.putEvent(wt, e)
 				}
-			}, func(int) { l.listed("events") }))
-	default:
-		l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
-			func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
-		go l.events.run(ctx)
+			}, func(int) { l.listed("events") })}
 	}
-	if t.Kind == TargetCronJob {
-		jobs := l.client.BatchV1().Jobs(ns)
-		runs = append(runs, l.reflector("jobs", &batchv1.Job{}, "", "",
-			func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return jobs.List(ctx, o) },
-			jobs.Watch, l.cron.acceptJob))
-	}
-	if t.Kind == TargetJob {
-		jobs := l.client.BatchV1().Jobs(ns)
-		runs = append(runs,
+	l.events = newPodEvents(trackedEvents{events, l.state}, l.transform, l.putEvent,
+		func(err error) { l.q.put(entry{err: &WatchError{Resource: "events", Err: err}}) })
+	go l.events.run(ctx)
+	return nil
+}
+
+// jobWatches are the watches of Jobs a target needs: a CronJob's, every Job of the namespace,
+// which tells cronJobJobs which are the CronJob's; a Job target's, the Job and its own Events.
+func (l *Live) jobWatches() []func(context.Context) {
+	t := l.target
+	jobs := l.client.BatchV1().Jobs(t.Namespace)
+	switch t.Kind {
+	case TargetCronJob:
+		return []func(context.Context){l.reflector("jobs", &batchv1.Job{}, "", "", lister(jobs.List), jobs.Watch, l.cron.acceptJob)}
+	case TargetJob:
+		events := l.client.CoreV1().Events(t.Namespace)
+		return []func(context.Context){
 			l.reflector("jobs", &batchv1.Job{}, fields.OneTermEqualSelector("metadata.name", t.Name).String(), "",
-				func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return jobs.List(ctx, o) },
-				jobs.Watch, l.acceptJob),
+				lister(jobs.List), jobs.Watch, l.acceptJob),
 			l.reflector("job events", &corev1.Event{},
 				fields.SelectorFromSet(fields.Set{"involvedObject.kind": "Job", "involvedObject.name": t.Name}).String(), "",
-				listEvents, events.Watch, l.acceptJobEvent))
+				lister(events.List), events.Watch, l.acceptJobEvent),
+		}
 	}
-	l.startLogs(ctx)
-	for _, run := range runs {
-		go run(ctx)
-	}
-	l.mu.Lock()
-	l.answer() // Preflight just had its answers
-	l.mu.Unlock()
-	go l.beat(ctx)
 	return nil
+}
+
+// lister is a typed client's List as a reflector's list call, which returns a runtime.Object.
+func lister[L runtime.Object](list func(context.Context, metav1.ListOptions) (L, error)) func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+	return func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) { return list(ctx, o) }
 }
 
 // reflector makes the watch of one resource of the target's namespace, to run in its own

@@ -333,3 +333,59 @@ func TestLiveSlimUnlessRecording(t *testing.T) {
 		}
 	}
 }
+
+// TestLiveStartWatches: the watches Start begins for each kind of target, with the field and
+// label selectors each lists and watches by.
+func TestLiveStartWatches(t *testing.T) {
+	selector := &metav1.LabelSelector{MatchLabels: map[string]string{"app": "web"}}
+	objects := []runtime.Object{
+		&appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "ns"}, Spec: appsv1.DeploymentSpec{Selector: selector}},
+		&appsv1.StatefulSet{ObjectMeta: metav1.ObjectMeta{Name: "db", Namespace: "ns"}, Spec: appsv1.StatefulSetSpec{Selector: selector}},
+		&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "agent", Namespace: "ns"}, Spec: appsv1.DaemonSetSpec{Selector: selector}},
+		&appsv1.ReplicaSet{ObjectMeta: metav1.ObjectMeta{Name: "web-5d9f", Namespace: "ns"}, Spec: appsv1.ReplicaSetSpec{Selector: selector}},
+		&batchv1.CronJob{ObjectMeta: metav1.ObjectMeta{Name: "nightly", Namespace: "ns", UID: "cj-uid"}},
+	}
+	podEventsWatch := "events [involvedObject.kind=Pod] []"
+	tests := []struct {
+		target Target
+		want   []string // "resource [fields] [labels]", sorted
+	}{
+		{Target{Kind: TargetPod, Name: "app"}, []string{"events [involvedObject.kind=Pod,involvedObject.name=app] []", "pods [metadata.name=app] []"}},
+		{Target{Kind: TargetJob, Name: "batch"}, []string{"events [involvedObject.kind=Job,involvedObject.name=batch] []",
+			podEventsWatch, "jobs [metadata.name=batch] []", "pods [] [batch.kubernetes.io/job-name=batch]"}},
+		{Target{Kind: TargetCronJob, Name: "nightly"}, []string{podEventsWatch, "jobs [] []", "pods [] [batch.kubernetes.io/job-name]"}},
+		{Target{Kind: TargetDeployment, Name: "web"}, []string{podEventsWatch, "pods [] [app=web]"}},
+		{Target{Kind: TargetStateful, Name: "db"}, []string{podEventsWatch, "pods [] [app=web]"}},
+		{Target{Kind: TargetDaemonSet, Name: "agent"}, []string{podEventsWatch, "pods [] [app=web]"}},
+		{Target{Kind: TargetReplicaSet, Name: "web-5d9f"}, []string{podEventsWatch, "pods [] [app=web]"}},
+		{Target{Kind: TargetSelector, Selector: "tier in (a,b)"}, []string{podEventsWatch, "pods [] [tier in (a,b)]"}},
+		{Target{Kind: TargetPodPattern, Name: "^web-"}, []string{podEventsWatch, "pods [] []"}},
+		{Target{Kind: TargetScope}, []string{"events [involvedObject.kind=Pod] []", "pods [] []"}},
+		{Target{Kind: TargetScope, Selector: "app=web"}, []string{"events [involvedObject.kind=Pod] []", "pods [] [app=web]"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target.String(), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), liveTimeout)
+			defer cancel()
+			c := newFakeCluster(objects...)
+			if tt.target.Kind != TargetScope {
+				tt.target.Namespace = "ns"
+			}
+			var resources []string
+			for _, w := range tt.want {
+				resources = append(resources, strings.Fields(w)[0])
+			}
+			startLive(t, ctx, c, tt.target, LiveOptions{}, resources...)
+			var got []string
+			for _, a := range c.Actions() {
+				if w, ok := a.(clienttesting.WatchActionImpl); ok {
+					got = append(got, fmt.Sprintf("%s [%v] [%v]", w.GetResource().Resource, w.WatchRestrictions.Fields, w.WatchRestrictions.Labels))
+				}
+			}
+			sort.Strings(got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("watches mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
