@@ -143,19 +143,40 @@ func (r *logReader) add(l scannedLine) error {
 		r.f.sayOnce(r.run.id+"/stamp", fmt.Errorf("%s: a log line without a timestamp, not used", r.run))
 		return nil
 	}
-	if r.dedupe >= 0 && r.nread > 0 {
-		switch {
-		case l.At.Before(r.lastAt):
-			return nil
-		case l.At.Equal(r.lastAt) && r.dedupe > 0:
-			r.dedupe--
-			return nil
-		}
-		r.dedupe = -1
+	if r.readBeforeRetry(l.At) {
+		return nil
 	}
 	if !r.run.notAfter.IsZero() && l.At.After(r.run.notAfter) {
 		return errNotThisRun
 	}
+	line := r.lineOf(l)
+	r.noteRead(l.At)
+	r.batchLine(line)
+	return nil
+}
+
+// readBeforeRetry reports whether a line stamped at was read before the stream was asked for
+// again: a retry asks from the whole second of the last stamp read, so the lines before that
+// stamp, and the first dedupe lines stamped with it, come twice. The first line past them ends
+// the skipping.
+func (r *logReader) readBeforeRetry(at time.Time) bool {
+	if r.dedupe < 0 || r.nread == 0 {
+		return false
+	}
+	switch {
+	case at.Before(r.lastAt):
+		return true
+	case at.Equal(r.lastAt) && r.dedupe > 0:
+		r.dedupe--
+		return true
+	}
+	r.dedupe = -1
+	return false
+}
+
+// lineOf is what is kept of a line: its stamp and length, its mark if it matches one, and its
+// text if it is marked or the text is asked for.
+func (r *logReader) lineOf(l scannedLine) LogLine {
 	line := LogLine{At: l.At, Len: l.Len}
 	if r.marking {
 		line.Mark = r.markOf(l.Text)
@@ -163,13 +184,24 @@ func (r *logReader) add(l scannedLine) error {
 	if line.Mark != "" || r.f.opts.KeepText {
 		line.Text = string(l.Text)
 	}
+	return line
+}
+
+// noteRead counts a line read stamped at, and how many were stamped with the latest stamp,
+// which a retry skips (readBeforeRetry).
+func (r *logReader) noteRead(at time.Time) {
 	switch {
-	case l.At.After(r.lastAt):
-		r.lastAt, r.atLast = l.At, 1
-	case l.At.Equal(r.lastAt):
+	case at.After(r.lastAt):
+		r.lastAt, r.atLast = at, 1
+	case at.Equal(r.lastAt):
 		r.atLast++
 	}
 	r.nread++
+}
+
+// batchLine adds a line to the batch, and sends the batch once it holds FlushLines lines or
+// Flush after its first line, whichever comes first.
+func (r *logReader) batchLine(line LogLine) {
 	r.mu.Lock()
 	r.batch = append(r.batch, line)
 	full := len(r.batch) >= r.f.opts.FlushLines
@@ -186,7 +218,6 @@ func (r *logReader) add(l scannedLine) error {
 	if full {
 		r.send(false)
 	}
-	return nil
 }
 
 // MaxMarkedLines is how many lines of a run one mark marks at most: a mark is a milestone, and

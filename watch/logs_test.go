@@ -482,3 +482,45 @@ func TestFollowPodDeleted(t *testing.T) {
 		t.Errorf("%d requests: a deleted pod's new run was asked for", n)
 	}
 }
+
+// TestReadBeforeRetry: after a retry, which asks from the last stamp's whole second, the lines
+// stamped before the last stamp are skipped, and as many stamped with it as were read; the
+// first line past them ends the skipping. Before any retry nothing is skipped.
+func TestReadBeforeRetry(t *testing.T) {
+	last := time.Date(2026, 1, 2, 3, 4, 5, 500, time.UTC)
+	tests := []struct {
+		name       string
+		nread      int
+		dedupe     int
+		at         time.Time
+		wantSkip   bool
+		wantDedupe int
+	}{
+		{name: "no retry", nread: 3, dedupe: -1, at: last.Add(-time.Second), wantDedupe: -1},
+		{name: "nothing read before the retry", nread: 0, dedupe: 2, at: last.Add(-time.Second), wantDedupe: 2},
+		{name: "earlier than the last stamp", nread: 3, dedupe: 2, at: last.Add(-time.Millisecond), wantSkip: true, wantDedupe: 2},
+		{name: "the last stamp, read before", nread: 3, dedupe: 2, at: last, wantSkip: true, wantDedupe: 1},
+		{name: "the last stamp, past those read", nread: 3, dedupe: 0, at: last, wantDedupe: -1},
+		{name: "later than the last stamp", nread: 3, dedupe: 2, at: last.Add(time.Nanosecond), wantDedupe: -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &logReader{lastAt: last, nread: tt.nread, dedupe: tt.dedupe}
+			if got := r.readBeforeRetry(tt.at); got != tt.wantSkip || r.dedupe != tt.wantDedupe {
+				t.Errorf("readBeforeRetry() = %v, dedupe %d; want %v, dedupe %d", got, r.dedupe, tt.wantSkip, tt.wantDedupe)
+			}
+		})
+	}
+}
+
+// TestNoteRead: the count of lines stamped with the latest stamp, which a retry skips.
+func TestNoteRead(t *testing.T) {
+	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	r := &logReader{}
+	for _, at := range []time.Time{t0, t0, t0.Add(time.Second), t0.Add(time.Second), t0.Add(time.Second), t0} {
+		r.noteRead(at)
+	}
+	if !r.lastAt.Equal(t0.Add(time.Second)) || r.atLast != 3 || r.nread != 6 {
+		t.Errorf("after 6 lines: lastAt %v, atLast %d, nread %d; want %v, 3, 6", r.lastAt, r.atLast, r.nread, t0.Add(time.Second))
+	}
+}
