@@ -72,45 +72,51 @@ func lex(src string) ([]token, error) {
 		if i == len(src) {
 			return append(toks, token{kind: tEOF, pos: i}), nil
 		}
-		start, c := i, src[i]
 		afterDot := len(toks) > 0 && toks[len(toks)-1].kind == tDot
-		var t token
-		switch {
-		case isLetter(c) && afterDot:
-			for i < len(src) && (isLetter(src[i]) || isDigit(src[i])) {
-				i++
-			}
-			t = token{kind: tField}
-		case isLetter(c):
-			i = nameEnd(src, i)
-			t = token{kind: tName}
-		case isDigit(c):
-			tok, err := lexNumber(src, i)
-			if err != nil {
-				return nil, err
-			}
-			tok = spacedUnit(src, tok)
-			toks = append(toks, tok)
-			i += len(tok.text)
-			continue
-		case c == '"':
-			end, s, err := lexString(src, i)
-			if err != nil {
-				return nil, err
-			}
-			i = end
-			t = token{kind: tString, str: s}
-		default:
-			kind, n, err := lexOperator(src, i)
-			if err != nil {
-				return nil, err
-			}
-			i += n
-			t = token{kind: kind}
+		t, err := lexToken(src, i, afterDot)
+		if err != nil {
+			return nil, err
 		}
-		t.pos, t.text = start, src[start:i]
 		toks = append(toks, t)
+		i += len(t.text)
 	}
+}
+
+// lexToken reads the token that begins at i, where there is no space: a name (a field's,
+// after a dot), a number or a duration, a string, or an operator.
+func lexToken(src string, i int, afterDot bool) (token, error) {
+	c := src[i]
+	switch {
+	case isLetter(c) && afterDot:
+		return token{kind: tField, pos: i, text: src[i:fieldEnd(src, i)]}, nil
+	case isLetter(c):
+		return token{kind: tName, pos: i, text: src[i:nameEnd(src, i)]}, nil
+	case isDigit(c):
+		t, err := lexNumber(src, i)
+		if err != nil {
+			return token{}, err
+		}
+		return spacedUnit(src, t), nil
+	case c == '"':
+		end, s, err := lexString(src, i)
+		if err != nil {
+			return token{}, err
+		}
+		return token{kind: tString, pos: i, text: src[i:end], str: s}, nil
+	}
+	kind, n, err := lexOperator(src, i)
+	if err != nil {
+		return token{}, err
+	}
+	return token{kind: kind, pos: i, text: src[i : i+n]}, nil
+}
+
+// fieldEnd is where the field name that begins at i ends: a field has letters, digits and _.
+func fieldEnd(src string, i int) int {
+	for i < len(src) && (isLetter(src[i]) || isDigit(src[i])) {
+		i++
+	}
+	return i
 }
 
 // nameEnd is where the name that begins at i ends. A - belongs to a name when a letter, digit
@@ -219,57 +225,34 @@ func lexString(src string, i int) (end int, s string, err error) {
 	return j + 1, s, nil
 }
 
-// lexOperator reads punctuation and operators at i.
+// operators are the tokens of punctuation and operators, by their text. Two characters are
+// tried before one, so that <= is not < and =.
+var operators = map[string]tokenKind{
+	"&&": tAnd, "||": tOr, "<=": tLE, ">=": tGE, "==": tEQ, "!=": tNE,
+	".": tDot, ",": tComma, "(": tLParen, ")": tRParen, "[": tLBrack, "]": tRBrack,
+	"+": tPlus, "-": tMinus, "!": tNot, "<": tLT, ">": tGT,
+}
+
+// strayChars are characters that begin no operator alone, with what to write instead.
+var strayChars = map[byte]string{
+	'=':  "= alone: compare with ==",
+	'&':  "& alone: write && for and",
+	'|':  "| alone: write || for or",
+	'\'': "strings are written in double quotes",
+}
+
+// lexOperator reads punctuation and operators at i: the token's kind and its length.
 func lexOperator(src string, i int) (tokenKind, int, error) {
-	two := ""
 	if i+2 <= len(src) {
-		two = src[i : i+2]
+		if kind, ok := operators[src[i:i+2]]; ok {
+			return kind, 2, nil
+		}
 	}
-	switch two {
-	case "&&":
-		return tAnd, 2, nil
-	case "||":
-		return tOr, 2, nil
-	case "<=":
-		return tLE, 2, nil
-	case ">=":
-		return tGE, 2, nil
-	case "==":
-		return tEQ, 2, nil
-	case "!=":
-		return tNE, 2, nil
+	if kind, ok := operators[src[i:i+1]]; ok {
+		return kind, 1, nil
 	}
-	switch src[i] {
-	case '.':
-		return tDot, 1, nil
-	case ',':
-		return tComma, 1, nil
-	case '(':
-		return tLParen, 1, nil
-	case ')':
-		return tRParen, 1, nil
-	case '[':
-		return tLBrack, 1, nil
-	case ']':
-		return tRBrack, 1, nil
-	case '+':
-		return tPlus, 1, nil
-	case '-':
-		return tMinus, 1, nil
-	case '!':
-		return tNot, 1, nil
-	case '<':
-		return tLT, 1, nil
-	case '>':
-		return tGT, 1, nil
-	case '=':
-		return 0, 0, errAt(src, i, "= alone: compare with ==")
-	case '&':
-		return 0, 0, errAt(src, i, "& alone: write && for and")
-	case '|':
-		return 0, 0, errAt(src, i, "| alone: write || for or")
-	case '\'':
-		return 0, 0, errAt(src, i, "strings are written in double quotes")
+	if msg, ok := strayChars[src[i]]; ok {
+		return 0, 0, errAt(src, i, "%s", msg)
 	}
 	r, _ := utf8.DecodeRuneInString(src[i:])
 	return 0, 0, errAt(src, i, "unexpected %q", r)
