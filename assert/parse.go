@@ -236,36 +236,15 @@ func arithType(op tokenKind, x, y typ) (typ, bool) {
 	return 0, false
 }
 
+// term reads one value: a negation, a parenthesized expression, a literal, or what a name or a
+// quoted container's name begins.
 func (p *parser) term() (node, error) {
 	t := p.next()
-	if t.kind == tMinus || t.kind == tLParen {
-		if err := p.enter(t); err != nil {
-			return nil, err
-		}
-		defer p.leave()
-	}
 	switch t.kind {
 	case tMinus:
-		x, err := p.term()
-		if err != nil {
-			return nil, err
-		}
-		if x.typ() != tyDuration && x.typ() != tyNumber {
-			return nil, p.errAt(t.pos, "cannot negate %s", x.typ().article())
-		}
-		return &negate{at: t.pos, x: x}, nil
+		return p.negation(t)
 	case tLParen:
-		x, err := p.or()
-		if err != nil {
-			return nil, err
-		}
-		if c := p.next(); c.kind != tRParen {
-			if c.kind == tEOF {
-				return nil, p.errAt(t.pos, "this ( is never closed")
-			}
-			return nil, p.errAt(c.pos, ") expected, found %s", c.describe())
-		}
-		return x, nil
+		return p.parenthesized(t)
 	case tDuration:
 		return &literal{at: t.pos, ty: tyDuration, dur: t.dur, text: t.text}, nil
 	case tNumber:
@@ -276,25 +255,62 @@ func (p *parser) term() (node, error) {
 		}
 		return p.laneField(t, t.str)
 	case tName:
-		switch t.text {
-		case "count":
-			if p.peek().kind == tLParen {
-				return p.count(t)
-			}
-		case "gap":
-			if p.peek().kind == tLParen {
-				return p.gap(t)
-			}
-		case "pod":
-			return p.laneField(t, "")
-		}
-		return p.laneField(t, t.text)
+		return p.named(t)
 	case tEOF:
 		return nil, p.errAt(t.pos, "the assertion ends where a value was expected")
 	case tRParen:
 		return nil, p.errAt(t.pos, "a value was expected before this )")
 	}
 	return nil, p.errAt(t.pos, "a value (a milestone, gap, count, duration or number) was expected, found %s", t.describe())
+}
+
+// negation reads the term after the - at t, a duration or a number.
+func (p *parser) negation(t token) (node, error) {
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	x, err := p.term()
+	if err != nil {
+		return nil, err
+	}
+	if x.typ() != tyDuration && x.typ() != tyNumber {
+		return nil, p.errAt(t.pos, "cannot negate %s", x.typ().article())
+	}
+	return &negate{at: t.pos, x: x}, nil
+}
+
+// parenthesized reads the expression after the ( at t, and its ).
+func (p *parser) parenthesized(t token) (node, error) {
+	if err := p.enter(t); err != nil {
+		return nil, err
+	}
+	defer p.leave()
+	x, err := p.or()
+	if err != nil {
+		return nil, err
+	}
+	if c := p.next(); c.kind != tRParen {
+		if c.kind == tEOF {
+			return nil, p.errAt(t.pos, "this ( is never closed")
+		}
+		return nil, p.errAt(c.pos, ") expected, found %s", c.describe())
+	}
+	return x, nil
+}
+
+// named reads what the name t begins: count(...), gap(...), the pod's lane, or a container's
+// lane. count and gap without a ( are containers' names.
+func (p *parser) named(t token) (node, error) {
+	switch {
+	case t.text == "count" && p.peek().kind == tLParen:
+		return p.count(t)
+	case t.text == "gap" && p.peek().kind == tLParen:
+		return p.gap(t)
+	case t.text == "pod":
+		return p.laneField(t, "")
+	}
+	return p.laneField(t, t.text)
 }
 
 // laneField reads .KIND, .KIND[n] or .restarts after a lane (lane is "" for the pod).
@@ -307,48 +323,68 @@ func (p *parser) laneField(laneTok token, lane string) (node, error) {
 	if err != nil {
 		return nil, err
 	}
-	kinds, list, what := containerKinds, containerKindList, "a container's"
-	if laneTok.kind == tName && lane == "" {
-		kinds, list, what = podKinds, podKindList, "the pod's"
-	}
+	pod := laneTok.kind == tName && lane == "" // the pod's lane; a quoted "pod" is a container's
 	if f.text == "restarts" {
-		if lane == "" && laneTok.kind == tName {
+		if pod {
 			return nil, p.errAt(f.pos, "the pod has no restart count: give a container's, e.g. app.restarts")
 		}
 		return &restartsRef{at: laneTok.pos, lane: lane}, nil
 	}
-	k, ok := kinds[f.text]
-	if !ok {
-		if n := p.toks[p.i:]; len(n) > 1 && n[0].kind == tMinus && n[0].pos == f.pos+len(f.text) && n[1].kind == tName {
-			if _, ok := kinds[f.text+"_"+n[1].text]; ok {
-				return nil, p.errAt(f.pos, "write %s_%s: a kind's - is written _ here", f.text, n[1].text)
-			}
-		}
-		return nil, p.errAt(f.pos, "unknown milestone kind %q of %s lane: want %s", f.text, what, list)
+	k, err := p.milestoneKind(f, pod)
+	if err != nil {
+		return nil, err
 	}
 	m := &milestoneRef{at: laneTok.pos, lane: lane, kind: k.kind, latest: k.latest}
 	if p.peek().kind == tLBrack {
-		b := p.next()
-		if lane == "" && laneTok.kind == tName {
-			return nil, p.errAt(b.pos, "the pod's milestones have no attempt [n]: only a container's runs do")
+		if pod {
+			return nil, p.errAt(p.peek().pos, "the pod's milestones have no attempt [n]: only a container's runs do")
 		}
-		n, err := p.expect(tNumber, "an attempt number after [")
-		if err != nil {
+		if m.attempt, err = p.attempt(k.kind); err != nil {
 			return nil, err
 		}
-		if n.num < 0 || n.num != math.Trunc(n.num) || n.num > math.MaxInt32 {
-			return nil, p.errAt(n.pos, "an attempt is a whole number, 0 for the first run")
-		}
-		if k.kind == timeline.MRestart && n.num == 0 {
-			return nil, p.errAt(n.pos, "restart[0] does not exist: restart[n] is the nth restart, from 1 (the first run is start)")
-		}
-		if _, err := p.expect(tRBrack, "]"); err != nil {
-			return nil, err
-		}
-		m.attempt, m.hasAttempt = int32(n.num), true
+		m.hasAttempt = true
 	}
 	m.text = p.src[laneTok.pos : p.toks[p.i-1].pos+len(p.toks[p.i-1].text)]
 	return m, nil
+}
+
+// milestoneKind is the milestone kind the field f names, on the pod's lane or a container's.
+// A kind written with a - (not-ready), which the lexer reads as a minus, is told to be written
+// with a _.
+func (p *parser) milestoneKind(f token, pod bool) (kindRef, error) {
+	kinds, list, what := containerKinds, containerKindList, "a container's"
+	if pod {
+		kinds, list, what = podKinds, podKindList, "the pod's"
+	}
+	if k, ok := kinds[f.text]; ok {
+		return k, nil
+	}
+	if n := p.toks[p.i:]; len(n) > 1 && n[0].kind == tMinus && n[0].pos == f.pos+len(f.text) && n[1].kind == tName {
+		if _, ok := kinds[f.text+"_"+n[1].text]; ok {
+			return kindRef{}, p.errAt(f.pos, "write %s_%s: a kind's - is written _ here", f.text, n[1].text)
+		}
+	}
+	return kindRef{}, p.errAt(f.pos, "unknown milestone kind %q of %s lane: want %s", f.text, what, list)
+}
+
+// attempt reads [n] after a container's milestone of kind: which run, 0 for the first; a
+// restart's from 1.
+func (p *parser) attempt(kind timeline.MilestoneKind) (int32, error) {
+	p.next() // [
+	n, err := p.expect(tNumber, "an attempt number after [")
+	if err != nil {
+		return 0, err
+	}
+	if n.num < 0 || n.num != math.Trunc(n.num) || n.num > math.MaxInt32 {
+		return 0, p.errAt(n.pos, "an attempt is a whole number, 0 for the first run")
+	}
+	if kind == timeline.MRestart && n.num == 0 {
+		return 0, p.errAt(n.pos, "restart[0] does not exist: restart[n] is the nth restart, from 1 (the first run is start)")
+	}
+	if _, err := p.expect(tRBrack, "]"); err != nil {
+		return 0, err
+	}
+	return int32(n.num), nil
 }
 
 // count reads count(findings) or count(findings, SEVERITY) after "count".

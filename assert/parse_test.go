@@ -90,6 +90,10 @@ func TestParse(t *testing.T) {
 		{"!!(a.start < b.start)", "(! (! (< a.start[first] b.start[first])))"},
 		{"((a.start - b.start)) < (1s + 500ms)", "(< (- a.start[first] b.start[first]) (+ 1s 500ms))"},
 		{"a.start - b.start - 1s < 0s", "(< (- (- a.start[first] b.start[first]) 1s) 0s)"},
+		// count and gap without a ( are containers; a quoted "pod" is a container, with restarts and runs.
+		{"count.exit < gap.exit", "(< count.exit[latest] gap.exit[latest])"},
+		{`"pod".restarts == 0`, "(== pod.restarts 0)"},
+		{`"pod".exit[1] < app.exit`, "(< pod.exit[1] app.exit[latest])"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -174,6 +178,8 @@ func TestParseErrors(t *testing.T) {
 		{"app.exit - app.sigterm ≤ 3s", Error{24, "unexpected '≤'"}},
 		{"a.start < b.start c.start", Error{19, `unexpected "c": an operator (&&, ||, <, -, ...) or the end was expected`}},
 		{"a.start <", Error{10, "the assertion ends where a value was expected"}},
+		{"< 3s", Error{1, `a value (a milestone, gap, count, duration or number) was expected, found "<"`}},
+		{"app.exit < ,", Error{12, `a value (a milestone, gap, count, duration or number) was expected, found ","`}},
 		{`"".start < a.start`, Error{1, "a container's name cannot be empty"}},
 		// Counts and gaps.
 		{"count(pods) == 1", Error{7, "count counts findings: write count(findings) or count(findings, warning)"}},
