@@ -34,48 +34,22 @@ func (a *Assertion) Eval(p *timeline.Pod) Result {
 	return Result{Truth: v.truth, Detail: v.detail}
 }
 
+// eval is the value of the node n for the pod p, by the node's kind; a *missing error when the
+// pod lacks what n reads.
 func eval(n node, p *timeline.Pod) (value, error) {
 	switch n := n.(type) {
 	case *literal:
-		if n.ty == tyNumber {
-			return value{ty: tyNumber, num: n.num}, nil
-		}
-		b := exactly(n.dur)
-		b.exact = n.text
-		return value{ty: tyDuration, b: b}, nil
+		return evalLiteral(n), nil
 	case *milestoneRef:
-		m, err := findMilestone(p, n)
-		if err != nil {
-			return value{}, err
-		}
-		b, ok := offset(p, m)
-		if !ok {
-			return value{}, missing{n.text + ": its time lies centuries from the pod's creation, no time of the pod"}
-		}
-		return value{ty: tyTime, b: b}, nil
+		return evalMilestone(n, p)
 	case *restartsRef:
-		c := p.Container(n.lane)
-		if c == nil {
-			return value{}, missing{"no container " + n.lane}
-		}
-		return value{ty: tyNumber, num: float64(c.RestartCount)}, nil
+		return evalRestarts(n, p)
 	case *findingsCount:
-		v := value{ty: tyNumber}
-		for _, f := range p.Findings() {
-			if n.severity == "" || f.Severity == n.severity {
-				v.num++
-				if f.ID != "" {
-					v.names = append(v.names, string(f.ID))
-				}
-			}
-		}
-		return v, nil
+		return evalFindings(n, p), nil
 	case *gapRef:
 		return evalGap(p, n)
 	case *negate:
-		x, err := eval(n.x, p)
-		x.b, x.num = x.b.neg(), -x.num
-		return x, err
+		return evalNegate(n, p)
 	case *arith:
 		return evalArith(n, p)
 	case *compare:
@@ -86,6 +60,60 @@ func eval(n node, p *timeline.Pod) (value, error) {
 		return evalLogic(n, p)
 	}
 	panic(fmt.Sprintf("assert: unknown node %T", n))
+}
+
+// evalLiteral is a number, or a duration known exactly and shown as written.
+func evalLiteral(n *literal) value {
+	if n.ty == tyNumber {
+		return value{ty: tyNumber, num: n.num}
+	}
+	b := exactly(n.dur)
+	b.exact = n.text
+	return value{ty: tyDuration, b: b}
+}
+
+// evalMilestone is a milestone's time, as bounds from the pod's creation.
+func evalMilestone(n *milestoneRef, p *timeline.Pod) (value, error) {
+	m, err := findMilestone(p, n)
+	if err != nil {
+		return value{}, err
+	}
+	b, ok := offset(p, m)
+	if !ok {
+		return value{}, missing{n.text + ": its time lies centuries from the pod's creation, no time of the pod"}
+	}
+	return value{ty: tyTime, b: b}, nil
+}
+
+// evalRestarts is a container's restart count.
+func evalRestarts(n *restartsRef, p *timeline.Pod) (value, error) {
+	c := p.Container(n.lane)
+	if c == nil {
+		return value{}, missing{"no container " + n.lane}
+	}
+	return value{ty: tyNumber, num: float64(c.RestartCount)}, nil
+}
+
+// evalFindings counts the pod's findings, of one severity if n names one, and names those
+// with an ID for the detail.
+func evalFindings(n *findingsCount, p *timeline.Pod) value {
+	v := value{ty: tyNumber}
+	for _, f := range p.Findings() {
+		if n.severity == "" || f.Severity == n.severity {
+			v.num++
+			if f.ID != "" {
+				v.names = append(v.names, string(f.ID))
+			}
+		}
+	}
+	return v
+}
+
+// evalNegate is a duration or a number negated, its bounds swapped.
+func evalNegate(n *negate, p *timeline.Pod) (value, error) {
+	x, err := eval(n.x, p)
+	x.b, x.num = x.b.neg(), -x.num
+	return x, err
 }
 
 // evalLogic evaluates a chain of one operator, a && b && c (read as (a && b) && c), from left
@@ -248,26 +276,13 @@ func offset(p *timeline.Pod, m *timeline.Milestone) (_ bounds, ok bool) {
 	return b, ok
 }
 
-// evalGap is the span of the named gap, its ends unbounded where a milestone's are.
+// evalGap is the span of the named gap, its ends unbounded where a milestone's are. A gap the
+// pod has as unknown, or does not have, is missing, and the message says why or which it has.
 func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 	for i := range p.Gaps {
-		g := &p.Gaps[i]
-		if !n.matches(g) {
-			continue
+		if g := &p.Gaps[i]; n.matches(g) {
+			return gapSpan(p, g, n.text)
 		}
-		if g.Span.Value == negInf || g.Span.Value == posInf {
-			// A timeline written before unknown gaps were told apart: the span saturated.
-			return value{}, missing{n.text + " is unknown: its span is more than a duration holds"}
-		}
-		b := bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}
-		from, to := p.Find(g.From.Container, g.From.Kind, g.From.Attempt), p.Find(g.To.Container, g.To.Kind, g.To.Attempt)
-		if from == nil || to == nil || from.Latest.IsZero() || to.Earliest.IsZero() {
-			b.lo = negInf
-		}
-		if from == nil || to == nil || from.Earliest.IsZero() || to.Latest.IsZero() {
-			b.hi = posInf
-		}
-		return value{ty: tyDuration, b: b}, nil
 	}
 	for i := range p.UnknownGaps {
 		u := &p.UnknownGaps[i]
@@ -275,14 +290,38 @@ func evalGap(p *timeline.Pod, n *gapRef) (value, error) {
 			return value{}, missing{fmt.Sprintf("%s is unknown: %s", n.text, u.Why)}
 		}
 	}
+	return value{}, noGap(p, n.text)
+}
+
+// gapSpan is the gap g's span as bounds. Its low bound is unbounded when the gap's start has no
+// latest time or its end no earliest one (or either milestone is not found), its high bound
+// when the start has no earliest time or the end no latest one. text is the gap as written.
+func gapSpan(p *timeline.Pod, g *timeline.Gap, text string) (value, error) {
+	if g.Span.Value == negInf || g.Span.Value == posInf {
+		// A timeline written before unknown gaps were told apart: the span saturated.
+		return value{}, missing{text + " is unknown: its span is more than a duration holds"}
+	}
+	b := bounds{est: g.Span.Value, lo: g.Span.Min, hi: g.Span.Max}
+	from, to := p.Find(g.From.Container, g.From.Kind, g.From.Attempt), p.Find(g.To.Container, g.To.Kind, g.To.Attempt)
+	if from == nil || to == nil || from.Latest.IsZero() || to.Earliest.IsZero() {
+		b.lo = negInf
+	}
+	if from == nil || to == nil || from.Earliest.IsZero() || to.Latest.IsZero() {
+		b.hi = posInf
+	}
+	return value{ty: tyDuration, b: b}, nil
+}
+
+// noGap says that the pod has no gap text names, and which gaps it has.
+func noGap(p *timeline.Pod, text string) missing {
+	if len(p.Gaps) == 0 {
+		return missing{fmt.Sprintf("no %s: the pod has no named gaps", text)}
+	}
 	names := make([]string, len(p.Gaps))
 	for i, g := range p.Gaps {
 		names[i] = fmt.Sprintf("%q", g.Name)
 	}
-	if len(names) == 0 {
-		return value{}, missing{fmt.Sprintf("no %s: the pod has no named gaps", n.text)}
-	}
-	return value{}, missing{fmt.Sprintf("no %s: the pod's gaps are %s", n.text, strings.Join(names, ", "))}
+	return missing{fmt.Sprintf("no %s: the pod's gaps are %s", text, strings.Join(names, ", "))}
 }
 
 // matches reports whether g is the gap n names: by its name, or by its two milestones.

@@ -294,3 +294,56 @@ func TestFormatSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestGapSpan: a gap's bounds are its span's, each opened where a milestone at its ends lacks
+// the time that bounds it (the start's latest and the end's earliest bound it below, the
+// start's earliest and the end's latest above), or is not found at all.
+func TestGapSpan(t *testing.T) {
+	from := timeline.MilestoneRef{Kind: timeline.MCreated}
+	to := timeline.MilestoneRef{Kind: timeline.MReady}
+	span := timeline.Span{Value: secs(2), Min: secs(1), Max: secs(3)}
+	tests := []struct {
+		name       string
+		milestones []timeline.Milestone
+		span       timeline.Span
+		want       bounds
+		wantErr    string
+	}{
+		{name: "both ends bounded", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, 0.5), ms("", timeline.MReady, 0, 2, 1.5, 3)},
+			want: bounds{est: secs(2), lo: secs(1), hi: secs(3)}},
+		{name: "the start has no latest time", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, nan), ms("", timeline.MReady, 0, 2, 1.5, 3)},
+			want: bounds{est: secs(2), lo: negInf, hi: secs(3)}},
+		{name: "the end has no earliest time", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, 0.5), ms("", timeline.MReady, 0, 2, nan, 3)},
+			want: bounds{est: secs(2), lo: negInf, hi: secs(3)}},
+		{name: "the start has no earliest time", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, nan, 0.5), ms("", timeline.MReady, 0, 2, 1.5, 3)},
+			want: bounds{est: secs(2), lo: secs(1), hi: posInf}},
+		{name: "the end has no latest time", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, 0.5), ms("", timeline.MReady, 0, 2, 1.5, nan)},
+			want: bounds{est: secs(2), lo: secs(1), hi: posInf}},
+		{name: "the end is not found", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, 0.5)},
+			want: bounds{est: secs(2), lo: negInf, hi: posInf}},
+		{name: "the span saturated", milestones: []timeline.Milestone{ms("", timeline.MCreated, 0, 0, 0, 0.5), ms("", timeline.MReady, 0, 2, 1.5, 3)},
+			span: timeline.Span{Value: posInf}, wantErr: `gap("x → y") is unknown: its span is more than a duration holds`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &timeline.Pod{Name: "p", Created: t0, Milestones: timeline.SeqOf(tt.milestones...)}
+			g := &timeline.Gap{Name: "x → y", From: from, To: to, Span: span}
+			if tt.span != (timeline.Span{}) {
+				g.Span = tt.span
+			}
+			got, err := gapSpan(p, g, `gap("x → y")`)
+			if tt.wantErr != "" {
+				if err == nil || err.Error() != tt.wantErr {
+					t.Fatalf("gapSpan() error = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(got.b, tt.want, cmp.AllowUnexported(bounds{})); diff != "" || got.ty != tyDuration {
+				t.Errorf("gapSpan() type %v, bounds -got +want:\n%s", got.ty, diff)
+			}
+		})
+	}
+}
