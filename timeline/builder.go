@@ -21,7 +21,7 @@ type Builder struct {
 	jobs    map[string]*jobState
 	jobList []*jobState
 	events  map[string]*eventState // by event UID, else namespace/name
-	waiting map[objectRef][]*eventState
+	waiting map[objectRef][]waiter
 	waitFor []objectRef // the keys of waiting, in the order they came
 	names   laneNames   // the status fields' names, by kind and name of container
 
@@ -35,12 +35,14 @@ type Builder struct {
 	touched  []*podState
 
 	d        deriver
-	keep     func(*Pod) bool // brief mode: which pods are kept whole (see Brief); nil: all
-	changed  bool            // something changed since the last Snapshot
-	reorder  bool            // a pod's creation changed: sort the pod list again
-	orphaned bool            // the Events waiting for their object changed
-	final    bool            // Final was called: nothing more is taken
-	taken    bool            // a snapshot has been taken: last is it
+	keep     func(*Pod) bool            // brief mode: which pods are kept whole (see Brief); nil: all
+	hide     func(*PodObservation) bool // which pods are only counted (see Hide); nil: none
+	hidden   map[string]bool            // the pods hide picked, by key, until their deletion
+	changed  bool                       // something changed since the last Snapshot
+	reorder  bool                       // a pod's creation changed: sort the pod list again
+	orphaned bool                       // the Events waiting for their object changed
+	final    bool                       // Final was called: nothing more is taken
+	taken    bool                       // a snapshot has been taken: last is it
 	last     Snapshot
 }
 
@@ -57,7 +59,7 @@ func NewBuilder() *Builder {
 		byName:  map[nsName][]*podState{},
 		jobs:    map[string]*jobState{},
 		events:  map[string]*eventState{},
-		waiting: map[objectRef][]*eventState{},
+		waiting: map[objectRef][]waiter{},
 		names:   laneNames{},
 	}
 }
@@ -120,6 +122,9 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 	key := p.UID
 	if key == "" {
 		key = p.Namespace + "/" + p.Name
+	}
+	if b.hidePod(key, t, p) {
+		return
 	}
 	ps, ok := b.pods[key]
 	if !ok {
@@ -186,7 +191,7 @@ func (b *Builder) applyJob(r time.Time, t WatchType, j *JobObservation) {
 }
 
 func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
-	if t == Deleted {
+	if t == Deleted || b.hiddenEvent(e) {
 		return // Events expire (TTL); that is not something that happened to the pod
 	}
 	key := e.UID
@@ -206,7 +211,7 @@ func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
 			if len(b.waiting[ref]) == 0 {
 				b.waitFor = append(b.waitFor, ref)
 			}
-			b.waiting[ref] = append(b.waiting[ref], es)
+			b.waiting[ref] = append(b.waiting[ref], waiter{key, es})
 		}
 	}
 	if isNew {
@@ -260,7 +265,8 @@ func (b *Builder) release(ref objectRef, owner eventOwner) {
 		return
 	}
 	delete(b.waiting, ref)
-	for _, es := range list {
+	for _, w := range list {
+		es := w.es
 		es.owner = owner
 		for _, oc := range es.waiting {
 			b.file(es, eventOcc{oc, es.last})
@@ -279,9 +285,9 @@ func (b *Builder) orphans() []Event {
 			continue
 		}
 		kept = append(kept, ref)
-		for _, es := range b.waiting[ref] {
-			for _, oc := range es.waiting {
-				out = append(out, eventOcc{oc, es.last}.listEvent())
+		for _, w := range b.waiting[ref] {
+			for _, oc := range w.es.waiting {
+				out = append(out, eventOcc{oc, w.es.last}.listEvent())
 			}
 		}
 	}
@@ -326,6 +332,7 @@ func (b *Builder) snapshot(final bool) Snapshot {
 	} else {
 		s.Pods = b.podTimelines()
 	}
+	s.Hidden = len(b.hidden)
 	b.complete(&s, final)
 	return s
 }

@@ -14,6 +14,8 @@ type Snapshot struct {
 	Jobs    []*Job    `json:"jobs,omitempty"`
 	Orphans []Event   `json:"-"`               // Events of objects the snapshot has no pod or job for
 	Notes   []string  `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
+	// Hidden counts the pods the Builder keeps as a count only (Builder.Hide): not in Pods.
+	Hidden int `json:"-"`
 }
 
 // Events is every Event occurrence of the snapshot (its pods', its jobs' and the orphans), oldest
