@@ -111,6 +111,30 @@ func shapeOf(p *timeline.Pod) (s Shape, sidecar, app int32) {
 	return s, sidecar, app
 }
 
+// ShapeOfSpec is the shape of a pod as an observation of it shows its containers: what the row
+// of its timeline says (shapeOf), known from its first observation on, since a pod's containers
+// are fixed at its creation.
+func ShapeOfSpec(p *timeline.PodObservation) Shape {
+	apps := 0
+	for i := range p.Containers {
+		switch p.Containers[i].Kind {
+		case timeline.KindSidecar:
+			return Native
+		case timeline.KindApp:
+			apps++
+		}
+	}
+	if apps > 1 {
+		return Classic
+	}
+	return NoSidecar
+}
+
+// WithoutSidecar reports whether the observed pod has no sidecar of either shape: a table
+// that shows only pods with one (View.SidecarsOnly) needs nothing but a count of it, which
+// timeline.Builder.Hide keeps.
+func WithoutSidecar(p *timeline.PodObservation) bool { return ShapeOfSpec(p) == NoSidecar }
+
 // worstFirst orders findings by severity, warnings first, keeping the rules' order within one.
 func worstFirst(fs []timeline.Finding) []timeline.Finding {
 	if len(fs) == 0 {

@@ -30,13 +30,22 @@ const Keys = int(numKeys)
 
 // Counts are what the table's header says.
 type Counts struct {
-	Pods    int `json:"pods"`    // pods in the snapshot, shown or not
+	Pods    int `json:"pods"`    // pods in the snapshot, shown or not, and those only counted (WithHidden)
 	Native  int `json:"native"`  // with a native sidecar
 	Classic int `json:"classic"` // with the classic shape
 	Hidden  int `json:"hidden"`  // hidden by SidecarsOnly
 	Shown   int `json:"shown"`   // rows after hiding and filtering
-	// Findings counts the findings of every pod (shown or not) by rule.
+	// Findings counts the findings of every pod with a row (shown or not) by rule: a pod only
+	// counted (WithHidden) has none derived.
 	Findings map[timeline.FindingID]int `json:"findings"`
+}
+
+// WithHidden is c with n more pods hidden: pods a Builder kept as a count only
+// (timeline.Builder.Hide, Snapshot.Hidden), which have no row.
+func (c Counts) WithHidden(n int) Counts {
+	c.Pods += n
+	c.Hidden += n
+	return c
 }
 
 // View says which rows a table shows and in which order.

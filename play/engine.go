@@ -122,6 +122,9 @@ func (e *Engine) Stream() *timeline.Stream {
 // only if keep says so.
 func (e *Engine) Brief(keep func(*timeline.Pod) bool) { e.b.Brief(keep) }
 
+// Hide has the run's builder keep the pods hide picks as a count only (timeline.Builder.Hide).
+func (e *Engine) Hide(hide func(*timeline.PodObservation) bool) { e.b.Hide(hide) }
+
 // Refresh has these pods derived again at the next snapshot ("" is none).
 func (e *Engine) Refresh(uids ...string) {
 	for _, uid := range uids {

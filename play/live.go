@@ -24,6 +24,9 @@ type Options struct {
 	// Brief, for a live scope, keeps only the pod in focus whole (see Focus); nil keeps every
 	// pod whole.
 	Brief *Focus
+	// Hide, for a live scope whose output shows only some pods' rows, picks the pods kept as a
+	// count only (Engine.Hide); nil keeps every pod.
+	Hide func(*timeline.PodObservation) bool
 }
 
 func (o Options) frame() time.Duration {
@@ -196,6 +199,9 @@ func (r *liveRun) finish(err error) (Result, error) {
 // brief puts e in brief mode if the options ask for it, and is the channel that says the focus
 // moved (nil if not) and the pod in focus.
 func (o Options) brief(e *Engine) (<-chan struct{}, string) {
+	if o.Hide != nil {
+		e.Hide(o.Hide)
+	}
 	if o.Brief == nil {
 		return nil, ""
 	}

@@ -51,7 +51,11 @@ type FleetTable struct {
 	filter string
 	typing bool
 	page   int // rows a page moves; the view sets it from the height it draws in
+	hidden int // the snapshot's pods kept as a count only (timeline.Snapshot.Hidden)
 }
+
+// counts are what the header says: the table's, and the pods only counted.
+func (t *FleetTable) counts() fleet.Counts { return t.table.Counts.WithHidden(t.hidden) }
 
 // OpenPodMsg asks the root model to open a pod's lanes.
 type OpenPodMsg struct{ UID string }
@@ -69,6 +73,7 @@ func NewFleetTable(sidecarsOnly bool) FleetTable {
 func (t *FleetTable) SetSnapshot(s timeline.Snapshot) {
 	last := t.rows.Last()
 	rows := t.rows.Of(s, nil)
+	t.hidden = s.Hidden
 	if sameRows(t.made, last) {
 		t.table = fleet.Remake(t.table, last, rows, t.rows.Changed(), t.view)
 	} else {

@@ -134,7 +134,7 @@ func fleetLayout(cells [][fleet.Keys]string, width int) ([]fleet.Key, []int) {
 // fleetCounts is the table's first line: how many pods, of which shape, hidden, shown, and
 // the findings by rule.
 func fleetCounts(f *frame, t *FleetTable) string {
-	c := t.table.Counts
+	c := t.counts()
 	s := fmt.Sprintf("%d pods · %d native sidecar · %d classic", c.Pods, c.Native, c.Classic)
 	if c.Hidden > 0 {
 		s += fmt.Sprintf(" · %d without a sidecar hidden", c.Hidden)
@@ -162,7 +162,7 @@ func fleetCounts(f *frame, t *FleetTable) string {
 
 // fleetEmpty says why the table has no row.
 func fleetEmpty(t *FleetTable) string {
-	c := t.table.Counts
+	c := t.counts()
 	switch {
 	case c.Pods == 0:
 		return "no pod yet"

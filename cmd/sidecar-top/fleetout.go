@@ -45,14 +45,13 @@ func (o *fleetOut) frame(f play.Frame) {
 	if !f.Listed {
 		return
 	}
-	rows := o.rows.Of(f.Snapshot, nil)
 	switch o.format {
 	case "json":
-		o.json(fleet.DocumentOf(fleet.Make(rows, o.view), o.scope, f.Now))
+		o.json(fleet.DocumentOf(o.table(f.Snapshot), o.scope, f.Now))
 		o.done = true
 	case "yaml":
 		o.err = writeYAML(o.w, func(w io.Writer) error {
-			b, err := json.Marshal(fleet.DocumentOf(fleet.Make(rows, o.view), o.scope, f.Now))
+			b, err := json.Marshal(fleet.DocumentOf(o.table(f.Snapshot), o.scope, f.Now))
 			if err == nil {
 				_, err = w.Write(b)
 			}
@@ -62,8 +61,15 @@ func (o *fleetOut) frame(f play.Frame) {
 	case "jsonl":
 		o.jsonl(f.Snapshot)
 	default:
-		o.plain(fleet.Make(rows, o.view), f.Now)
+		o.plain(o.table(f.Snapshot), f.Now)
 	}
+}
+
+// table is the table of s's pods, and of those it only counts (Snapshot.Hidden).
+func (o *fleetOut) table(s timeline.Snapshot) fleet.Table {
+	t := fleet.Make(o.rows.Of(s, nil), o.view)
+	t.Counts = t.Counts.WithHidden(s.Hidden)
+	return t
 }
 
 // Done reports whether the output has all it will print (-o json, -o yaml).

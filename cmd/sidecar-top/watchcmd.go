@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/sidecar-top/sidecar-top/fleet"
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/source"
@@ -177,6 +178,11 @@ func (w *watchPlan) connect(ctx context.Context, s streams, client kubernetes.In
 // scope's brief mode and its frame rate.
 func (w *watchPlan) playOptions(rec *recordOptions, kube *kubeOptions) play.Options {
 	opts := play.Options{Brief: briefFocus(w.t, rec, kube)}
+	if opts.Brief != nil && kube.fleet.sidecarsOnly(w.t) {
+		// The table and its plain and JSON forms show only pods with a sidecar: of the others,
+		// most of a cluster's pods, a count is all they need.
+		opts.Hide = fleet.WithoutSidecar
+	}
 	if rec != nil {
 		opts.Linger = rec.linger
 		if rec.until != untilNone {
