@@ -58,12 +58,21 @@ func reader(t *testing.T, name string) watch.Source {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := recfile.NewReader(bytes.NewReader(b), name)
+	rd, err := recfile.NewReader(bytes.NewReader(b), name, recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rd.Close() })
-	return rd
+	return items{rd}
+}
+
+// items is a recording's reader standing in for live informers: its items, which the agent's
+// feed translates as it translates a watch's.
+type items struct{ rd *recfile.Reader }
+
+func (s items) Next(ctx context.Context) (watch.Item, error) {
+	r, err := s.rd.Next(ctx)
+	return r.Item, err
 }
 
 // replayed is the recording's final timeline as replay shows it.

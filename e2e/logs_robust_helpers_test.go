@@ -91,7 +91,7 @@ func readRecordingStats(t *testing.T, path string) *recordingStats {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rd, err := recfile.NewReader(f, path)
+	rd, err := recfile.NewReader(f, path, recfile.Options{})
 	if err != nil {
 		t.Fatalf("the recording does not read back: %v", err)
 	}

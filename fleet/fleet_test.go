@@ -231,11 +231,11 @@ func TestRowsOfBriefs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd, err := recfile.NewReader(f, name)
+		rd, err := recfile.NewReader(f, name, recfile.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		feed := source.Of(rd)
+		feed := source.OfRecording(rd)
 		whole, brief := timeline.NewBuilder(), timeline.NewBuilder()
 		brief.Brief(func(*timeline.Pod) bool { return false })
 		for i := 0; ; i++ {
@@ -264,11 +264,11 @@ func TestRowsFollowSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	rd, err := recfile.NewReader(f, "job")
+	rd, err := recfile.NewReader(f, "job", recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	feed := source.Of(rd)
+	feed := source.OfRecording(rd)
 	b := timeline.NewBuilder()
 	var kept Rows
 	var lists [][]*Row

@@ -41,7 +41,7 @@ func TestCompressedRecordings(t *testing.T) {
 	}
 	for name, b := range map[string][]byte{"x.jsonl.gz": gz.Bytes(), "x.jsonl.zst": zs.Bytes(), "no-suffix": gz.Bytes()} {
 		for _, workers := range []int{1, 4} {
-			rd, err := newReader(bytes.NewReader(b), name, workers, MaxLineBytes)
+			rd, err := newReader(bytes.NewReader(b), name, Options{}, workers, MaxLineBytes)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -54,7 +54,7 @@ func TestCompressedRecordings(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				got = append(got, it)
+				got = append(got, it.Item)
 			}
 			if rd.Header() == nil || len(got) != len(want) {
 				t.Errorf("%s, %d workers: header %v, %d items; want %d", name, workers, rd.Header(), len(got), len(want))
@@ -62,13 +62,13 @@ func TestCompressedRecordings(t *testing.T) {
 		}
 	}
 	bad := append([]byte{0x1f, 0x8b}, "not really gzip"...)
-	if _, err := NewReader(bytes.NewReader(bad), "bad.gz"); err == nil || !strings.Contains(err.Error(), "bad.gz: a gzip file, but not a readable one") {
+	if _, err := NewReader(bytes.NewReader(bad), "bad.gz", Options{}); err == nil || !strings.Contains(err.Error(), "bad.gz: a gzip file, but not a readable one") {
 		t.Errorf("a broken gzip file: %v", err)
 	}
 	// Cut in two, a compressed file ends where it was cut, as a plain one cut mid-line does: the
 	// items before are read, and Truncated says so.
 	cut := gz.Bytes()[:gz.Len()/2]
-	rd, err := NewReader(bytes.NewReader(cut), "cut.gz")
+	rd, err := NewReader(bytes.NewReader(cut), "cut.gz", Options{})
 	n := 0
 	for err == nil {
 		if _, err = rd.Next(t.Context()); err == nil {

@@ -32,12 +32,10 @@ import (
 // the collector's share of a whole replay counted, it does: see timeUnmarshalers.)
 var decodeOptions = json.JoinOptions(jsontext.AllowInvalidUTF8(true), json.WithUnmarshalers(timeUnmarshalers))
 
-// decoded is one line of a recording as the reader hands it on: an item and its observation,
-// or a line whose object was of a kind the timeline does not use.
+// decoded is one line of a recording as the reader hands it on: a record, or a line whose
+// object was of a kind the timeline does not use.
 type decoded struct {
-	item    watch.Item
-	obs     timeline.Observation
-	isObs   bool // obs is the item's observation (not a Note)
+	Record
 	skipped bool
 }
 
@@ -63,7 +61,7 @@ type lineDecoder struct {
 	specs  specCache
 	slim   *slimWire
 	tokens *tokenReader // a slim decoder's, made on first use
-	reuse  bool         // observations go into the slab of the batch at hand (Reader.Reuse)
+	reuse  bool         // observations go into the slab of the batch at hand (Options.Reuse)
 	slab   *obsSlab     // that slab, while a batch is decoded
 }
 
@@ -123,7 +121,7 @@ func (d *lineDecoder) finish(l wireLine, b []byte) (decoded, error) {
 	if d.slim != nil && d.slim.owns(it.Object) {
 		it.Object = nil // the next line is decoded into it: the observation is all there is
 	}
-	return decoded{item: it, obs: obs, isObs: ok}, nil
+	return decoded{Record: Record{Item: it, Obs: obs, IsObs: ok}}, nil
 }
 
 // UnmarshalJSONFrom implements json.UnmarshalerFrom.

@@ -81,7 +81,7 @@ func TestDecodeLikeAPIMachinery(t *testing.T) {
 		if err != nil {
 			t.Fatalf("object %d: decodeLine: %v\n%s", i, err, o)
 		}
-		if diff := cmp.Diff(got.item.Object, want); diff != "" {
+		if diff := cmp.Diff(got.Item.Object, want); diff != "" {
 			t.Errorf("object %d decodes unlike apimachinery (-got +want):\n%s", i, diff)
 		}
 	}
@@ -111,7 +111,7 @@ func TestDecodeMemberOrder(t *testing.T) {
 		if err != nil {
 			t.Fatalf("decodeLine(%s): %v", l, err)
 		}
-		if diff := cmp.Diff(got.item, want.item); diff != "" {
+		if diff := cmp.Diff(got.Item, want.Item); diff != "" {
 			t.Errorf("decodeLine(%s) mismatch (-got +want):\n%s", l, diff)
 		}
 	}
@@ -174,7 +174,7 @@ func TestReadLongLine(t *testing.T) {
 	})
 
 	zeros := &countingReader{r: zeroReader{}}
-	_, err := NewReader(zeros, "/dev/zero")
+	_, err := NewReader(zeros, "/dev/zero", Options{})
 	if err == nil || err.Error() != "/dev/zero:1: line is longer than 64 MiB, the most a recording line may hold" {
 		t.Errorf("NewReader(/dev/zero) error = %v, want /dev/zero:1: line is longer than 64 MiB, ...", err)
 	}
@@ -243,12 +243,12 @@ func TestReadModesAgree(t *testing.T) {
 		}
 	}
 
-	rd, err := newReader(strings.NewReader(in), "rec.jsonl", 3, MaxLineBytes)
+	rd, err := newReader(strings.NewReader(in), "rec.jsonl", Options{}, 3, MaxLineBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
-		o, err := rd.NextObservation(context.Background())
+		rec, err := rd.Next(context.Background())
 		if err == io.EOF {
 			break
 		}
@@ -256,7 +256,7 @@ func TestReadModesAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantObs, _ := watch.Observe(want[i])
-		if diff := cmp.Diff(o, wantObs); diff != "" {
+		if diff := cmp.Diff(rec.Obs, wantObs); diff != "" {
 			t.Fatalf("observation %d mismatch (-got +want):\n%s", i, diff)
 		}
 	}
@@ -297,7 +297,7 @@ func TestReadObservations(t *testing.T) {
 func TestReaderErrorSticks(t *testing.T) {
 	in := strings.Join([]string{headerLine, "oops", podLine}, "\n") + "\n"
 	bothModes(t, func(t *testing.T, workers int) {
-		rd, err := newReader(strings.NewReader(in), "rec.jsonl", workers, MaxLineBytes)
+		rd, err := newReader(strings.NewReader(in), "rec.jsonl", Options{}, workers, MaxLineBytes)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -314,7 +314,7 @@ func TestReaderErrorSticks(t *testing.T) {
 func TestReaderCancelWhileWaiting(t *testing.T) {
 	pr, pw := io.Pipe()
 	go func() { _, _ = io.WriteString(pw, headerLine+"\n") }()
-	rd, err := newReader(pr, "rec.jsonl", 3, MaxLineBytes)
+	rd, err := newReader(pr, "rec.jsonl", Options{}, 3, MaxLineBytes)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -342,7 +342,7 @@ func TestReaderCancelWhileWaiting(t *testing.T) {
 
 func TestReaderClose(t *testing.T) {
 	in, _ := manyLines(t, 0)
-	rd, err := newReader(strings.NewReader(in), "rec.jsonl", 3, MaxLineBytes)
+	rd, err := newReader(strings.NewReader(in), "rec.jsonl", Options{}, 3, MaxLineBytes)
 	if err != nil {
 		t.Fatal(err)
 	}

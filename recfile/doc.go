@@ -1,6 +1,6 @@
 // Package recfile is the recording codec: the format of a recording file (Header, its kind and
-// version), its writer (Recorder) and its reader (Reader, ReadAll, ReadObservations), with the
-// reader's fast paths (the token reader, the spec cache, the intern table, the slab). It is
+// version), its writer (Recorder) and its reader (Reader, whose one read is Next, and ReadAll and
+// ReadObservations on top of it), with the reader's fast paths (the token reader, the spec cache, the intern table, the slab). It is
 // named for the file, not the sample recordings (package recordings embeds those) nor the
 // observation sources (package source makes a watch or a reader into what play runs on).
 //
@@ -30,15 +30,12 @@
 //
 // # What a caller may keep
 //
-// One rule for everything a Reader hands out (items, their objects, observations, Notes, the
-// Header): it is the caller's to keep, and read-only. Read-only because a Pod shares its spec's
-// slices and maps with the other pods of the recording decoded from the same spec text (the
-// spec cache). Two modes, set before the first read, hand out less, for callers that apply each
-// observation to a timeline.Builder (which copies what it keeps) before they read the next:
-//   - Transient: an item of a Pod or a core/v1 Event holds no object (Object is nil); only its
-//     observation is handed out, and Next refuses to read.
-//   - Reuse (transient too): an observation of a Pod or a core/v1 Event is good only until the
-//     next call to the reader; keep nothing of it past that call.
-//
-// Slim changes what an object holds (what watch.Slim keeps), not how long it may be kept.
+// A Reader is read one way: Next hands out the next Record, an item with the observation the
+// reader made of it. What a caller wants of the records is said once, when the reader is made
+// (Options): whether they hold the objects of the Pods and core/v1 Events whole, slim or not at
+// all (Objects). One rule for everything a Reader hands out (records, their items and objects,
+// their observations, the Header): it is the caller's to keep, and read-only. Read-only because
+// a Pod shares its spec's slices and maps with the other pods of the recording decoded from the
+// same spec text (the spec cache). The one exception is a reader made with Options.Reuse: the
+// observation of a Pod or a core/v1 Event is then good only until the next call to Next.
 package recfile

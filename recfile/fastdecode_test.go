@@ -79,7 +79,7 @@ func TestTokenLineReadsAsLibrary(t *testing.T) {
 				tokens++
 			}
 			if d, err := lib.decodeWithLibrary(line); err == nil {
-				switch d.item.Object.(type) {
+				switch d.Item.Object.(type) {
 				case *corev1.Pod, *corev1.Event:
 					podsAndEvents++
 				}

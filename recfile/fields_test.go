@@ -196,8 +196,8 @@ func TestFastDecodeReadsEveryTranslatedField(t *testing.T) {
 func checkFastDecode(t *testing.T, name string, c changed) (checked bool) {
 	t.Helper()
 	line, base := recordedLine(t, c.obj), recordedLine(t, c.base)
-	want := decodeOrFail(t, newLineDecoder(), line).obs
-	if before := decodeOrFail(t, newLineDecoder(), base).obs; cmp.Equal(want, before) {
+	want := decodeOrFail(t, newLineDecoder(), line).Obs
+	if before := decodeOrFail(t, newLineDecoder(), base).Obs; cmp.Equal(want, before) {
 		return false // a change a recording cannot hold (a time made zero is written null)
 	}
 	tok := newSlimLineDecoder(false)
@@ -210,9 +210,9 @@ func checkFastDecode(t *testing.T, name string, c changed) (checked bool) {
 		t.Fatalf("%s: %v", line, err)
 	}
 	for way, got := range map[string]timeline.Observation{
-		"by the token":         decodeOrFail(t, newSlimLineDecoder(false), line).obs,
-		"transient":            decodeOrFail(t, newSlimLineDecoder(true), line).obs,
-		"slim, by the library": lib.obs,
+		"by the token":         decodeOrFail(t, newSlimLineDecoder(false), line).Obs,
+		"transient":            decodeOrFail(t, newSlimLineDecoder(true), line).Obs,
+		"slim, by the library": lib.Obs,
 	} {
 		if diff := observationDiff(want, got); diff != "" {
 			t.Errorf("%s: read %s, the observation differs (-whole +%s):\n%s", name, way, way, diff)

@@ -86,14 +86,15 @@ func readFuzz(data []byte, workers, maxLine int) fuzzResult {
 	return readFuzzWith(data, workers, maxLine, false)
 }
 
-// readFuzzWith is readFuzz, with a slim reader if slim (Reader.Slim).
+// readFuzzWith is readFuzz, with a slim reader if slim (Options.Objects Slim).
 func readFuzzWith(data []byte, workers, maxLine int, slim bool) fuzzResult {
-	rd, err := newReader(bytes.NewReader(data), "fuzz.jsonl", workers, maxLine)
+	var opts Options
+	if slim {
+		opts.Objects = Slim
+	}
+	rd, err := newReader(bytes.NewReader(data), "fuzz.jsonl", opts, workers, maxLine)
 	if err != nil {
 		return fuzzResult{err: err.Error()}
-	}
-	if slim {
-		rd.Slim()
 	}
 	defer rd.Close()
 	r := fuzzResult{header: rd.Header()}
@@ -106,7 +107,7 @@ func readFuzzWith(data []byte, workers, maxLine int, slim bool) fuzzResult {
 			r.err = err.Error()
 			break
 		}
-		r.items = append(r.items, it)
+		r.items = append(r.items, it.Item)
 	}
 	r.truncated, r.skipped = rd.Truncated, rd.Skipped
 	return r
@@ -176,15 +177,15 @@ func FuzzReader(f *testing.F) {
 			if err != nil || caseVariantTypeMeta(w.Object) {
 				continue // apimachinery refuses it, or reads "KIND" as "kind" where the reader does not
 			}
-			if diff := cmp.Diff(d.item.Object, ref); diff != "" {
+			if diff := cmp.Diff(d.Item.Object, ref); diff != "" {
 				t.Fatalf("%s\ndecodes unlike apimachinery (-reader +apimachinery):\n%s", l, diff)
 			}
 		}
 	})
 }
 
-// checkSlimRead: where a reader accepts the input whole, a slim one (Reader.Slim) accepts it
-// too and makes of each object what Slim keeps of it, and a transient one (Reader.Transient)
+// checkSlimRead: where a reader accepts the input whole, a slim one (Objects Slim) accepts it
+// too and makes of each object what Slim keeps of it, and one of no objects (NoObjects)
 // observes it as the slim one does. (Where it does not, a slim reader may
 // accept a line whose error was in a member it skips.)
 func checkSlimRead(t *testing.T, data []byte, whole fuzzResult) {

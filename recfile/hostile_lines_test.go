@@ -27,7 +27,7 @@ const refusalSlack = 2 << 20
 // endless line as line 1 (NewReader) and as line 3, read by the pipeline's goroutine.
 func TestRefusalCost(t *testing.T) {
 	var err error
-	n := allocated(func() { _, err = NewReader(&countingReader{r: zeroReader{}}, "/dev/zero") })
+	n := allocated(func() { _, err = NewReader(&countingReader{r: zeroReader{}}, "/dev/zero", Options{}) })
 	if err == nil || !strings.Contains(err.Error(), "line is longer than 64 MiB") {
 		t.Fatalf("NewReader(/dev/zero) error = %v, want line is longer than 64 MiB", err)
 	}
@@ -39,7 +39,7 @@ func TestRefusalCost(t *testing.T) {
 	in := io.MultiReader(strings.NewReader(headerLine+"\n"+podLine+"\n"), zeroReader{})
 	err = nil
 	n = allocated(func() {
-		rd, err2 := newReader(in, "rec.jsonl", 2, MaxLineBytes)
+		rd, err2 := newReader(in, "rec.jsonl", Options{}, 2, MaxLineBytes)
 		if err2 != nil {
 			t.Fatal(err2)
 		}
@@ -134,18 +134,15 @@ func TestLineErrorsSayWhat(t *testing.T) {
 		{`{"time":"2026-12-02T08:00:01Z","type":"ADDED","object":{"kind":"P\u006fd","apiVersion":"v1","metadata":{"name":5}}}`,
 			`within "/object/metadata/name"`},
 	} {
-		for _, transient := range []bool{false, true} {
+		for _, objects := range []Objects{Whole, NoObjects} {
 			bothModes(t, func(t *testing.T, workers int) {
-				rd, err := newReader(strings.NewReader(headerLine+"\n"+tc.line+"\n"), "rec.jsonl", workers, MaxLineBytes)
+				rd, err := newReader(strings.NewReader(headerLine+"\n"+tc.line+"\n"), "rec.jsonl", Options{Objects: objects}, workers, MaxLineBytes)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if transient {
-					rd.Transient()
-				}
-				_, _, _, err = rd.NextObserved(context.Background())
+				_, err = rd.Next(context.Background())
 				if err == nil || !strings.Contains(err.Error(), tc.want) {
-					t.Errorf("transient %v: %s: error %v, want %s", transient, tc.line, err, tc.want)
+					t.Errorf("objects %v: %s: error %v, want %s", objects, tc.line, err, tc.want)
 				}
 			})
 		}
@@ -164,12 +161,12 @@ func TestProgress(t *testing.T) {
 			{good, int64(len(good))},
 			{good + strings.Repeat("x", 4096) + "\n" + podLine + "\n", int64(len(good))},
 		} {
-			rd, err := newReader(strings.NewReader(tc.in), "rec.jsonl", workers, 1024)
+			var got int64
+			progress := func(kept int64) { got = kept } // called on the goroutine that reads, done by the end
+			rd, err := newReader(strings.NewReader(tc.in), "rec.jsonl", Options{Progress: progress}, workers, 1024)
 			if err != nil {
 				t.Fatal(err)
 			}
-			var got int64
-			rd.Progress(func(kept int64) { got = kept }) // read on the goroutine that reads, done by the end
 			for err == nil {
 				_, err = rd.Next(context.Background())
 			}

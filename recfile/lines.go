@@ -27,7 +27,7 @@ type batch struct {
 	end     bool  // the input ends after this batch
 	cut     bool  // the input ended in a partial line, dropped
 	done    chan struct{}
-	slab    obsSlab // its observations' memory, for a reader that reuses it (Reader.Reuse)
+	slab    obsSlab // its observations' memory, for a reader that reuses it (Options.Reuse)
 }
 
 // span is one line of a batch: buf[start:end], line number n.

@@ -180,12 +180,12 @@ func FuzzLogItem(f *testing.F) {
 			return
 		}
 		var obs timeline.Observation
-		switch o := d.item.Object.(type) {
+		switch o := d.Item.Object.(type) {
 		case *watch.ContainerLog:
 			if o.Container == "" || o.Pod == "" && o.PodUID == "" || o.Attempt < -1 {
 				t.Fatalf("accepted a batch that cannot be filed: %+v", o)
 			}
-			obs, _ = watch.Observe(d.item)
+			obs, _ = watch.Observe(d.Item)
 			if obs.Log == nil || len(obs.Log.Lines) != len(o.Lines) {
 				t.Fatalf("observation %+v of %+v", obs.Log, o)
 			}
@@ -198,7 +198,7 @@ func FuzzLogItem(f *testing.F) {
 			if o.At.IsZero() || o.ContainerID == "" || o.Container == "" {
 				t.Fatalf("accepted a kubelet line that cannot be filed: %+v", o)
 			}
-			obs, _ = watch.Observe(d.item)
+			obs, _ = watch.Observe(d.Item)
 			if obs.Kubelet == nil || !obs.Kubelet.At.Equal(o.At) {
 				t.Fatalf("observation %+v of %+v", obs.Kubelet, o)
 			}
@@ -206,8 +206,8 @@ func FuzzLogItem(f *testing.F) {
 			return
 		}
 		var buf bytes.Buffer
-		if err := (&Recorder{w: &buf}).Write(d.item); err != nil {
-			t.Fatalf("cannot write back %+v: %v", d.item.Object, err)
+		if err := (&Recorder{w: &buf}).Write(d.Item); err != nil {
+			t.Fatalf("cannot write back %+v: %v", d.Item.Object, err)
 		}
 		again, err := decodeLine(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 		if err != nil {
@@ -216,7 +216,7 @@ func FuzzLogItem(f *testing.F) {
 		if !validUTF8JSON(line) {
 			return // encoding/json writes invalid UTF-8 as U+FFFD: the text changes, on purpose
 		}
-		if diff := cmp.Diff(again.item, d.item); diff != "" {
+		if diff := cmp.Diff(again.Item, d.Item); diff != "" {
 			t.Fatalf("%s\nwritten back and read again (-again +first):\n%s", line, diff)
 		}
 	})

@@ -16,8 +16,8 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// TestNoteRecorded: a note is written as an item line, read back as the same Note by Next, and
-// passed by NextObservation, which keeps it in Notes: a replay reads around it.
+// TestNoteRecorded: a note is written as an item line, read back as the same Note by Next, with
+// no observation, and passed by ReadObservations: a replay reads around it.
 func TestNoteRecorded(t *testing.T) {
 	at := time.Date(2026, 12, 2, 8, 0, 1, 0, time.UTC)
 	lost := watch.NewNote(watch.WatchLost, "pods")
@@ -54,48 +54,34 @@ func TestNoteRecorded(t *testing.T) {
 		t.Errorf("notes read back (-want +got):\n%s", diff)
 	}
 
-	rd, err := NewReader(bytes.NewReader(buf.Bytes()), "rec.jsonl")
+	_, obs, _, err := ReadObservations(bytes.NewReader(buf.Bytes()), "rec.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var obs []timeline.Observation
-	for {
-		o, err := rd.NextObservation(context.Background())
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs = append(obs, o)
-	}
 	if len(obs) != 1 || obs[0].Pod == nil {
-		t.Errorf("NextObservation gave %d observations, want the pod's only: %+v", len(obs), obs)
-	}
-	if diff := cmp.Diff([]*watch.Note{lost, back}, rd.Notes); diff != "" {
-		t.Errorf("Reader.Notes (-want +got):\n%s", diff)
+		t.Errorf("ReadObservations gave %d observations, want the pod's only: %+v", len(obs), obs)
 	}
 
-	// NextObserved hands out every item, each with what Observe makes of it: the pod's
-	// observation, and none for a note.
-	rd, err = NewReader(bytes.NewReader(buf.Bytes()), "rec.jsonl")
+	// Next hands out every item, each with what Observe makes of it: the pod's observation,
+	// and none for a note.
+	rd, err := NewReader(bytes.NewReader(buf.Bytes()), "rec.jsonl", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; ; i++ {
-		it, o, ok, err := rd.NextObserved(context.Background())
+		rec, err := rd.Next(context.Background())
 		if err == io.EOF {
 			if i != len(items) {
-				t.Errorf("NextObserved gave %d items, want %d", i, len(items))
+				t.Errorf("Next gave %d items, want %d", i, len(items))
 			}
 			break
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, wantOK := watch.Observe(it)
-		if ok != wantOK || !cmp.Equal(o, want) {
-			t.Errorf("item %d (%T): NextObserved gave %v %+v, Observe %v %+v", i, it.Object, ok, o, wantOK, want)
+		want, wantOK := watch.Observe(rec.Item)
+		if rec.IsObs != wantOK || !cmp.Equal(rec.Obs, want) {
+			t.Errorf("item %d (%T): Next gave %v %+v, Observe %v %+v", i, rec.Object, rec.IsObs, rec.Obs, wantOK, want)
 		}
 	}
 }

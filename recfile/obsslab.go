@@ -7,23 +7,8 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// Reuse makes the reader transient (Transient) and writes the observations of a batch's Pods and
-// core/v1 Events into memory the batch keeps (an obsSlab), written again for a later batch once
-// every observation of this one has been handed out: an observation NextObserved returns is then
-// the caller's only until its next call to the reader (the package doc's rule; the memory is
-// written again after the last of its batch). For a reader whose observations are each applied
-// to a Builder before the next is asked for (replay -o json and --plain, check of a recording):
-// the Builder copies what it keeps of them (TestTranslatorIsObserve, TestReuseIsObserve). Made
-// anew, these observations were a large share of what replaying a big Job's recording
-// allocated, all of it garbage once applied. It must be called before the first
-// NextObserved.
-func (rd *Reader) Reuse() {
-	rd.Transient()
-	rd.reuse = true
-}
-
 // obsSlab is where a batch's Pod and Event observations are written, and their conditions and
-// containers, for a reader that reuses them (Reader.Reuse). Each list only grows within a batch:
+// containers, for a reader that reuses them (Options.Reuse). Each list only grows within a batch:
 // when one is full a bigger one is made, and the observations written into the old one keep it.
 type obsSlab struct {
 	pods   []timeline.PodObservation

@@ -15,7 +15,7 @@ import (
 )
 
 // TestReuseIsObserve: a reader that reuses its batches' memory for their observations
-// (Reader.Reuse) makes the same timeline as Observe's observations, each applied as it comes,
+// (Options.Reuse) makes the same timeline as Observe's observations, each applied as it comes,
 // with a snapshot now and then, on one goroutine and through the pipeline, for the embedded
 // recordings and a Job of 300 pods (many batches, the slabs used again and again); and it does
 // reuse that memory: far fewer distinct pod observations than pod lines.
@@ -51,19 +51,18 @@ func TestReuseIsObserve(t *testing.T) {
 			return o, ok, nil
 		})
 		for _, workers := range []int{1, 2} {
-			rd, err := newReader(bytes.NewReader(src), name, workers, MaxLineBytes)
+			rd, err := newReader(bytes.NewReader(src), name, Options{Objects: NoObjects, Reuse: true}, workers, MaxLineBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rd.Reuse()
 			pods, at := 0, map[uintptr]bool{}
 			got := timelineOf(t, func() (timeline.Observation, bool, error) {
-				_, o, ok, err := rd.NextObserved(context.Background())
-				if ok && o.Pod != nil {
+				rec, err := rd.Next(context.Background())
+				if rec.IsObs && rec.Obs.Pod != nil {
 					pods++
-					at[uintptr(unsafe.Pointer(o.Pod))] = true
+					at[uintptr(unsafe.Pointer(rec.Obs.Pod))] = true
 				}
-				return o, ok, err
+				return rec.Obs, rec.IsObs, err
 			})
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s, %d workers: reusing memory, the timeline differs:\n got %.600s\nwant %.600s", name, workers, got, want)

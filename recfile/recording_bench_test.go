@@ -43,27 +43,24 @@ func benchRecording(b *testing.B) []byte {
 
 // BenchmarkReader measures reading a recording observation by observation, as replay does:
 // each line decoded into its object and translated by Observe, on the reader's workers; whole
-// objects, slim ones (Reader.Slim), and slim ones decoded into one object per worker as replay
-// reads them (Reader.Transient).
+// objects, slim ones (Slim), and none, slim ones decoded into one object per worker as replay
+// reads them (NoObjects).
 func BenchmarkReader(b *testing.B) {
 	data := benchRecording(b)
-	for _, mode := range []string{"whole", "slim", "transient"} {
-		b.Run(mode, func(b *testing.B) {
+	for _, mode := range []struct {
+		name    string
+		objects Objects
+	}{{"whole", Whole}, {"slim", Slim}, {"none", NoObjects}} {
+		b.Run(mode.name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				rd, err := NewReader(bytes.NewReader(data), "bench.jsonl")
+				rd, err := NewReader(bytes.NewReader(data), "bench.jsonl", Options{Objects: mode.objects})
 				if err != nil {
 					b.Fatal(err)
 				}
-				switch mode {
-				case "slim":
-					rd.Slim()
-				case "transient":
-					rd.Transient()
-				}
 				for {
-					_, err := rd.NextObservation(context.Background())
+					_, err := rd.Next(context.Background())
 					if err == io.EOF {
 						break
 					}

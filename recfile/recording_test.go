@@ -141,7 +141,7 @@ func TestReadRealRecordings(t *testing.T) {
 
 // readAll is ReadAll with a chosen number of decoding workers (1: decoded in Next) and line limit.
 func readAll(in io.Reader, workers, maxLine int) (*Header, []watch.Item, *Reader, error) {
-	rd, err := newReader(in, "rec.jsonl", workers, maxLine)
+	rd, err := newReader(in, "rec.jsonl", Options{}, workers, maxLine)
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -154,7 +154,7 @@ func readAll(in io.Reader, workers, maxLine int) (*Header, []watch.Item, *Reader
 		if err != nil {
 			return nil, items, rd, err
 		}
-		items = append(items, it)
+		items = append(items, it.Item)
 	}
 }
 
@@ -332,7 +332,7 @@ func TestReadSkips(t *testing.T) {
 }
 
 func TestReaderNextCancelled(t *testing.T) {
-	rd, err := NewReader(strings.NewReader(headerLine+"\n"+podLine+"\n"), "rec.jsonl")
+	rd, err := NewReader(strings.NewReader(headerLine+"\n"+podLine+"\n"), "rec.jsonl", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

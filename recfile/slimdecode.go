@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 )
 
-// A Reader made slim (Reader.Slim) decodes a Pod or a core/v1 Event into what Slim keeps of it,
+// A Reader of slim objects (Options.Objects Slim) decodes a Pod or a core/v1 Event into what Slim keeps of it,
 // reading only those members of each line: labels, annotations, volume mounts, images, resources
 // and the like are skipped as JSON (checked to be well-formed, not decoded). The object comes out
 // as Slim of the whole one (TestSlimReaderReadsAsSlim), so translation sees the same: what replay needs,
@@ -27,7 +27,7 @@ type slimWire struct {
 	pod   slimWirePod
 	event slimWireEvent
 
-	// A transient decoder (Reader.Transient) decodes every Pod into podObj and every Event into
+	// A decoder of no objects (NoObjects) decodes every Pod into podObj and every Event into
 	// eventObj, once the last line's is translated.
 	transient bool
 	podObj    corev1.Pod

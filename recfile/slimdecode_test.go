@@ -21,12 +21,13 @@ import (
 // readItems reads every item of a recording, with a slim reader if slim.
 func readItems(t *testing.T, data []byte, workers int, slim bool) []watch.Item {
 	t.Helper()
-	rd, err := newReader(bytes.NewReader(data), "t.jsonl", workers, MaxLineBytes)
+	var opts Options
+	if slim {
+		opts.Objects = Slim
+	}
+	rd, err := newReader(bytes.NewReader(data), "t.jsonl", opts, workers, MaxLineBytes)
 	if err != nil {
 		t.Fatal(err)
-	}
-	if slim {
-		rd.Slim()
 	}
 	var items []watch.Item
 	for {
@@ -37,7 +38,7 @@ func readItems(t *testing.T, data []byte, workers int, slim bool) []watch.Item {
 		if err != nil {
 			t.Fatal(err)
 		}
-		items = append(items, it)
+		items = append(items, it.Item)
 	}
 }
 
@@ -132,7 +133,7 @@ func TestSlimReaderErrorsAsWhole(t *testing.T) {
 		whole, werr := newLineDecoder().decode(line)
 		_, serr := newSlimLineDecoder(false).decode(line)
 		if werr == nil || serr == nil {
-			t.Errorf("%s: whole error %v (%T), slim error %v", obj, werr, whole.item.Object, serr)
+			t.Errorf("%s: whole error %v (%T), slim error %v", obj, werr, whole.Item.Object, serr)
 			continue
 		}
 		// The library words an error "cannot" or "unable to" at random, so that nobody relies on it.

@@ -3,47 +3,31 @@ package recfile
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
-
-	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// observed is one item as NextObserved hands it out.
-type observed struct {
-	Item watch.Item
-	Obs  timeline.Observation
-	OK   bool
-}
-
-// readObserved reads every item of a recording with NextObserved, from a transient reader if
-// transient, else from a slim one; an error ends the read and is returned.
-func readObserved(data []byte, workers int, transient bool) ([]observed, error) {
-	rd, err := newReader(bytes.NewReader(data), "t.jsonl", workers, MaxLineBytes)
+// readRecords reads every record of a recording from a reader of objects; an error ends the
+// read and is returned.
+func readRecords(data []byte, workers int, objects Objects) ([]Record, error) {
+	rd, err := newReader(bytes.NewReader(data), "t.jsonl", Options{Objects: objects}, workers, MaxLineBytes)
 	if err != nil {
 		return nil, err
 	}
 	defer rd.Close()
-	if transient {
-		rd.Transient()
-	} else {
-		rd.Slim()
-	}
-	var out []observed
+	var out []Record
 	for {
-		it, o, ok, err := rd.NextObserved(context.Background())
+		rec, err := rd.Next(context.Background())
 		if err == io.EOF {
 			return out, nil
 		}
 		if err != nil {
 			return out, err
 		}
-		out = append(out, observed{it, o, ok})
+		out = append(out, rec)
 	}
 }
 
@@ -51,9 +35,9 @@ func readObserved(data []byte, workers int, transient bool) ([]observed, error) 
 // same order, and the same items but for the Pods and core/v1 Events, which it does not hand out.
 func checkTransientRead(t *testing.T, name string, data []byte) {
 	t.Helper()
-	want, werr := readObserved(data, 1, false)
+	want, werr := readRecords(data, 1, Slim)
 	for _, workers := range []int{1, 3} {
-		got, gerr := readObserved(data, workers, true)
+		got, gerr := readRecords(data, workers, NoObjects)
 		if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
 			t.Fatalf("%s (%d workers): transient error %v, slim %v", name, workers, gerr, werr)
 		}
@@ -83,19 +67,5 @@ func TestTransientReaderObservesAsSlim(t *testing.T) {
 		`{"time":"2026-12-02T08:00:09Z","type":"MODIFIED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","uid":"b"}}}`+"\n"...)
 	for name, data := range inputs {
 		checkTransientRead(t, name, data)
-	}
-}
-
-// TestTransientReaderRefusesNext: a transient reader's items hold no objects, so Next, whose
-// callers translate the object themselves, refuses to hand one out rather than hand out nothing.
-func TestTransientReaderRefusesNext(t *testing.T) {
-	rd, err := NewReader(bytes.NewReader(richLines(t)), "t.jsonl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rd.Close()
-	rd.Transient()
-	if _, err := rd.Next(context.Background()); !errors.Is(err, errTransient) {
-		t.Fatalf("Next on a transient reader: %v, want %v", err, errTransient)
 	}
 }

@@ -18,12 +18,18 @@ import (
 	"github.com/sidecar-top/sidecar-top/watch"
 )
 
-// Feed is a play.Source reading a watch.Source.
+// Feed is a play.Source reading a watch.Source or a recording's records.
 type Feed struct {
-	src      watch.Source
-	observed watch.ObservedSource // src, when it translates as it reads (a recording's reader)
-	rec      *recfile.Recorder
-	tr       watch.Translator // used on the goroutine that applies what Next read
+	src     watch.Source
+	records Records // instead of src: a recording's, translated as they were read
+	rec     *recfile.Recorder
+	tr      watch.Translator // used on the goroutine that applies what Next read
+}
+
+// Records are what a recording's reader hands out (recfile.Reader): each item with the
+// observation the reader made of it as it decoded it.
+type Records interface {
+	Next(ctx context.Context) (recfile.Record, error)
 }
 
 // Of is a Feed of src.
@@ -31,26 +37,18 @@ func Of(src watch.Source) *Feed { return Recorded(src, nil) }
 
 // Recorded is a Feed of src that writes every item it reads to rec (nil: none), before it is
 // applied: what a run saw is what its recording holds.
-func Recorded(src watch.Source, rec *recfile.Recorder) *Feed {
-	f := &Feed{src: src, rec: rec}
-	f.observed, _ = src.(watch.ObservedSource)
-	return f
-}
+func Recorded(src watch.Source, rec *recfile.Recorder) *Feed { return &Feed{src: src, rec: rec} }
+
+// OfRecording is a Feed of a recording's records, each applied as its reader translated it.
+func OfRecording(src Records) *Feed { return &Feed{records: src} }
 
 // Next reads the next item.
 func (f *Feed) Next(ctx context.Context) (play.Input, error) {
-	var it watch.Item
-	var o timeline.Observation
-	var ok bool
-	var err error
-	if f.observed != nil {
-		it, o, ok, err = f.observed.NextObserved(ctx)
-	} else {
-		it, err = f.src.Next(ctx)
-	}
+	r, err := f.read(ctx)
 	if err != nil {
 		return play.Input{}, err
 	}
+	it := r.Item
 	if n, ok := it.Object.(*watch.Note); ok && n.Reason == watch.Listed {
 		return play.Input{Time: it.Time, Listed: true}, nil // a mark, not what the API sent: not recorded
 	}
@@ -62,10 +60,19 @@ func (f *Feed) Next(ctx context.Context) (play.Input, error) {
 	in := play.Input{Time: it.Time, Type: it.Type, Item: it.Object}
 	if n, isNote := it.Object.(*watch.Note); isNote {
 		in.Item, in.Note = nil, n.Text()
-	} else if f.observed != nil {
-		in.Translated, in.IsObs, in.Obs = true, ok, o // carried with the input: Next may run ahead
+	} else if f.records != nil {
+		in.Translated, in.IsObs, in.Obs = true, r.IsObs, r.Obs // carried with the input: Next may run ahead
 	}
 	return in, nil
+}
+
+// read reads the next record, or the next item of src as one yet to be translated.
+func (f *Feed) read(ctx context.Context) (recfile.Record, error) {
+	if f.records != nil {
+		return f.records.Next(ctx)
+	}
+	it, err := f.src.Next(ctx)
+	return recfile.Record{Item: it}, err
 }
 
 // Observe translates an input Next returned: the observation its source made as it read it, or

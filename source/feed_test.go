@@ -103,11 +103,11 @@ func TestObserveAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	rd, err := recfile.NewReader(r, "termination-order.jsonl")
+	rd, err := recfile.NewReader(r, "termination-order.jsonl", recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := Of(rd)
+	f := OfRecording(rd)
 	var ins []play.Input
 	for {
 		in, err := f.Next(t.Context())

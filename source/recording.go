@@ -10,7 +10,6 @@ import (
 	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/timeline"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // Recording is a recording played to its end, as replay plays it.
@@ -27,34 +26,33 @@ type Recording struct {
 
 // Play reads the recording in r (named name in errors) and plays it to its end.
 func Play(ctx context.Context, r io.Reader, name string) (Recording, error) {
-	rd, err := recfile.NewReader(r, name)
+	// Its items are translated and their container IDs read (runtimes), which Slim keeps.
+	rd, err := recfile.NewReader(r, name, recfile.Options{Objects: recfile.Slim})
 	if err != nil {
 		return Recording{}, err
 	}
 	defer rd.Close()
-	rd.Slim() // its items are translated and their container IDs read (runtimes), which Slim keeps
-	src := &runtimes{Source: rd, by: map[string]string{}}
-	res, err := play.RunFile(ctx, Of(src), 0, play.Options{}, nil)
+	src := &runtimes{Records: rd, by: map[string]string{}}
+	res, err := play.RunFile(ctx, OfRecording(src), 0, play.Options{}, nil)
 	if err != nil {
 		return Recording{}, err
 	}
 	return Recording{Header: rd.Header(), Final: res.Final, Runtimes: src.by, Truncated: rd.Truncated}, nil
 }
 
-// runtimes passes a source's items on and notes, per pod, the container runtime that the
-// scheme of its containers' IDs names. It hides the reader's own translation (ObservedSource):
-// the feed translates what it passes on.
+// runtimes passes a recording's records on and notes, per pod, the container runtime that the
+// scheme of its containers' IDs names.
 type runtimes struct {
-	watch.Source
+	Records
 	by map[string]string // by pod UID
 }
 
-func (s *runtimes) Next(ctx context.Context) (watch.Item, error) {
-	it, err := s.Source.Next(ctx)
+func (s *runtimes) Next(ctx context.Context) (recfile.Record, error) {
+	r, err := s.Records.Next(ctx)
 	if err != nil {
-		return it, err
+		return r, err
 	}
-	if p, ok := it.Object.(*corev1.Pod); ok && s.by[string(p.UID)] == "" {
+	if p, ok := r.Object.(*corev1.Pod); ok && s.by[string(p.UID)] == "" {
 		for _, set := range [][]corev1.ContainerStatus{p.Status.InitContainerStatuses, p.Status.ContainerStatuses} {
 			for _, cs := range set {
 				if scheme, _, ok := strings.Cut(cs.ContainerID, "://"); ok && scheme != "" {
@@ -63,5 +61,5 @@ func (s *runtimes) Next(ctx context.Context) (watch.Item, error) {
 			}
 		}
 	}
-	return it, nil
+	return r, nil
 }

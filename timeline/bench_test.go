@@ -140,7 +140,7 @@ func recordingItems(b testing.TB, name string, gen func([]byte) ([]byte, error))
 			b.Fatal(err)
 		}
 	}
-	rd, err := recfile.NewReader(bytes.NewReader(src), name)
+	rd, err := recfile.NewReader(bytes.NewReader(src), name, recfile.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func recordingItems(b testing.TB, name string, gen func([]byte) ([]byte, error))
 		if err != nil {
 			b.Fatal(fmt.Errorf("%s: %w", name, err))
 		}
-		items = append(items, it)
+		items = append(items, it.Item)
 	}
 }
 

@@ -25,14 +25,14 @@ import (
 // final snapshot.
 func replayPlain(t *testing.T, src io.Reader, name string, explain bool) (string, timeline.Snapshot) {
 	t.Helper()
-	rd, err := recfile.NewReader(src, name)
+	rd, err := recfile.NewReader(src, name, recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var b strings.Builder
 	p := NewPlain(&b)
 	p.SetExplain(explain)
-	res, err := play.RunFile(t.Context(), source.Of(rd), 0, play.Options{}, func(f play.Frame) {
+	res, err := play.RunFile(t.Context(), source.OfRecording(rd), 0, play.Options{}, func(f play.Frame) {
 		p.Update(f.Snapshot)
 		p.Advance(f.Now)
 	})

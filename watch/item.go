@@ -28,12 +28,3 @@ type Item struct {
 type Source interface {
 	Next(ctx context.Context) (Item, error)
 }
-
-// An ObservedSource is a Source whose items come already translated (the recording reader
-// translates each on the goroutine that decoded it): NextObserved returns the next item with
-// its observation, ok false when the item is not one (a Note). A player uses it instead of
-// translating each item again on its own goroutine.
-type ObservedSource interface {
-	Source
-	NextObserved(ctx context.Context) (it Item, o timeline.Observation, ok bool, err error)
-}

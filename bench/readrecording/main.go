@@ -1,5 +1,5 @@
-// Command readrecording streams a recording through sidecar-top's reader, slim as replay's
-// (recfile.Reader.Slim), watch.Observe (done
+// Command readrecording streams a recording through sidecar-top's reader, as replay's (no
+// objects, recfile.NoObjects), watch.Observe (done
 // by the reader's decoding workers, one per GOMAXPROCS) and a sink that drops each observation,
 // then prints what it took: items, wall and CPU seconds, MB/s of input, and peak RSS (VmHWM).
 // It is the Go half of scripts/bench-reader.sh.
@@ -44,22 +44,24 @@ func run(path string) error {
 		return err
 	}
 	start, cpu0 := time.Now(), cpuTime()
-	rd, err := recfile.NewReader(f, path)
+	rd, err := recfile.NewReader(f, path, recfile.Options{Objects: recfile.NoObjects}) // as replay reads
 	if err != nil {
 		return err
 	}
 	defer rd.Close()
-	rd.Transient() // as replay reads
 	n := 0
 	for {
-		o, err := rd.NextObservation(context.Background())
+		r, err := rd.Next(context.Background())
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return err
 		}
-		sink(o.Received)
+		if !r.IsObs {
+			continue
+		}
+		sink(r.Obs.Received)
 		n++
 	}
 	wall, cpu := time.Since(start), cpuTime()-cpu0

@@ -229,13 +229,13 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 		return timeline.Snapshot{}, nil, err
 	}
 	defer done()
-	rd, err := recfile.NewReader(r, name)
+	// Its records are applied, one by one, nothing more.
+	rd, err := recfile.NewReader(r, name, recfile.Options{Objects: recfile.NoObjects, Reuse: true})
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}
 	defer rd.Close()
-	rd.Reuse() // its items are translated (NextObserved) and applied, one by one, nothing more
-	res, err := play.RunFile(ctx, source.Of(rd), 0, play.Options{}, nil)
+	res, err := play.RunFile(ctx, source.OfRecording(rd), 0, play.Options{}, nil)
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}

@@ -24,7 +24,7 @@ import (
 func TestWriteJSON(t *testing.T) {
 	for _, name := range recordings.Names() {
 		src, tgt := openRecording(t, name)
-		res, err := play.RunFile(context.Background(), source.Of(src), 0, play.Options{}, nil)
+		res, err := play.RunFile(context.Background(), source.OfRecording(src), 0, play.Options{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestWriteJSON(t *testing.T) {
 // byte for byte as encoding/json writes the Document: its Job (its 600 warnings a list of their
 // own) and thousands of Events written, smallPer at a time, into the buffers the pods were.
 func TestWriteJSONManyPods(t *testing.T) {
-	res, err := play.RunFile(context.Background(), source.Of(bigJob(t, 600)()), 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.OfRecording(bigJob(t, 600)()), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func bigJob(t *testing.T, n int) func() *recfile.Reader {
 		t.Fatal(err)
 	}
 	return func() *recfile.Reader {
-		rd, err := recfile.NewReader(bytes.NewReader(big), fmt.Sprintf("job-%d.jsonl", n))
+		rd, err := recfile.NewReader(bytes.NewReader(big), fmt.Sprintf("job-%d.jsonl", n), recfile.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

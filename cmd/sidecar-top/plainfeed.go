@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/play"
+	"github.com/sidecar-top/sidecar-top/recfile"
+	"github.com/sidecar-top/sidecar-top/source"
 	"github.com/sidecar-top/sidecar-top/timeline"
 	"github.com/sidecar-top/sidecar-top/ui"
-	"github.com/sidecar-top/sidecar-top/watch"
 )
 
 // plainFeed hands a plain printer the player's frames and, between them, the time: a line the
@@ -95,35 +96,21 @@ func (f *plainFeed) tick() (more bool) {
 	return !f.rests || f.p.Held() > 0
 }
 
-// source wraps a recording's source so that the feed knows the time of each item the player
+// source wraps a recording's records so that the feed knows the time of each item the player
 // reads: the clock's ceiling.
-func (f *plainFeed) source(src watch.Source) watch.Source { return ceilingSource{src, f} }
+func (f *plainFeed) source(src source.Records) source.Records { return ceilingSource{src, f} }
 
 type ceilingSource struct {
-	watch.Source
+	source.Records
 	f *plainFeed
 }
 
-func (c ceilingSource) Next(ctx context.Context) (watch.Item, error) {
-	it, err := c.Source.Next(ctx)
+func (c ceilingSource) Next(ctx context.Context) (recfile.Record, error) {
+	r, err := c.Records.Next(ctx)
 	if err == nil {
-		c.raise(it.Time)
+		c.raise(r.Time)
 	}
-	return it, err
-}
-
-// NextObserved is Next with the item's observation: the one the source made, when it makes them
-// (a recording reader, on its decoding workers), rather than translating every item again here.
-func (c ceilingSource) NextObserved(ctx context.Context) (it watch.Item, o timeline.Observation, ok bool, err error) {
-	if src, observed := c.Source.(watch.ObservedSource); observed {
-		it, o, ok, err = src.NextObserved(ctx)
-	} else if it, err = c.Source.Next(ctx); err == nil {
-		o, ok = watch.Observe(it)
-	}
-	if err == nil {
-		c.raise(it.Time)
-	}
-	return it, o, ok, err
+	return r, err
 }
 
 func (c ceilingSource) raise(t time.Time) {

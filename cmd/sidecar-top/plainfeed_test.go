@@ -188,7 +188,7 @@ func TestReplaySummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	src, _ := openRecording(t, "job-native-sidecar")
-	res, err := play.RunFile(context.Background(), source.Of(src), 0, play.Options{}, nil)
+	res, err := play.RunFile(context.Background(), source.OfRecording(src), 0, play.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

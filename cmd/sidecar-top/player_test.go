@@ -26,7 +26,7 @@ func openRecording(t *testing.T, name string) (*recfile.Reader, watch.Target) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.Close() })
-	rd, err := recfile.NewReader(f, name)
+	rd, err := recfile.NewReader(f, name, recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestRecordReplayRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			var last timeline.Snapshot
-			res, err := play.RunLive(context.Background(), source.Recorded(src, rec), play.Options{}, func(f play.Frame) {
+			res, err := play.RunLive(context.Background(), source.Recorded(items{src}, rec), play.Options{}, func(f play.Frame) {
 				if f.WatchErr != nil {
 					t.Error(f.WatchErr)
 				}
@@ -112,7 +112,7 @@ func TestUntil(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.recording+"/"+string(tt.until), func(t *testing.T) {
 			src, tgt := openRecording(t, tt.recording)
-			res, err := play.RunLive(context.Background(), source.Of(src), untilOptions(tgt, tt.until), nil)
+			res, err := play.RunLive(context.Background(), source.Of(items{src}), untilOptions(tgt, tt.until), nil)
 			if err != nil || res.Met != tt.want {
 				t.Errorf("met = %v, %v; want %v", res.Met, err, tt.want)
 			}
@@ -126,7 +126,7 @@ func TestUntilStops(t *testing.T) {
 	src, tgt := openRecording(t, "startup-probe")
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	res, err := play.RunLive(ctx, source.Of(blocking{src}), untilOptions(tgt, untilReady), nil)
+	res, err := play.RunLive(ctx, source.Of(blocking{items{src}}), untilOptions(tgt, untilReady), nil)
 	if !res.Met || err != nil || ctx.Err() != nil {
 		t.Fatalf("met %v err %v ctx %v", res.Met, err, ctx.Err())
 	}
@@ -149,4 +149,13 @@ func (b blocking) Next(ctx context.Context) (watch.Item, error) {
 		return it, ctx.Err()
 	}
 	return it, nil
+}
+
+// items is a recording's reader standing in for live informers: its items, which the feed
+// translates as it translates a watch's.
+type items struct{ rd *recfile.Reader }
+
+func (s items) Next(ctx context.Context) (watch.Item, error) {
+	r, err := s.rd.Next(ctx)
+	return r.Item, err
 }

@@ -99,11 +99,10 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 // once, nothing held but the timeline), or translated whole for the view, which seeks back and
 // forth in it.
 func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, mode ui.ColorMode, name string, r io.Reader) error {
-	rd, err := recfile.NewReader(r, name)
+	rd, err := recfile.NewReader(r, name, readerOptions(s, view, opts, r))
 	if err != nil {
 		return err
 	}
-	rd.Transient() // its items are translated (NextObserved), nothing more
 	in := replayed{name: name, r: r, rd: rd}
 	if h := rd.Header(); h != nil {
 		in.ns, in.target, in.note = h.Namespace, h.Target, oldServerNote(h.ServerVersion)
@@ -120,6 +119,20 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	return replayPlain(ctx, s, view, opts, name, rd, in.note)
 }
 
+// readerOptions are what a replay wants of its reader: the observations only. The document and
+// the plain lines apply each before they read the next (Reuse), and the document's heap is
+// bounded by the lines read (boundHeap); the view keeps them all, to seek in.
+func readerOptions(s streams, view *viewOptions, opts *replayOptions, r io.Reader) recfile.Options {
+	o := recfile.Options{Objects: recfile.NoObjects}
+	switch {
+	case opts.output != "":
+		o.Reuse, o.Progress = true, boundHeap(r)
+	case !s.terminal || view.plain:
+		o.Reuse = true
+	}
+	return o
+}
+
 // replayed is the recording a replay reads: its name, the reader under it, and what its header
 // says (the namespace, the target, and the note on an old server).
 type replayed struct {
@@ -130,14 +143,10 @@ type replayed struct {
 
 // replayDocument prints the recording's final timeline as a JSON or YAML document.
 func replayDocument(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, in replayed) error {
-	if progress := boundHeap(in.r); progress != nil {
-		in.rd.Progress(progress)
-	}
 	// The pods are written as they are derived, unless the summary is asked for (it reads
 	// them all at once) or -c narrows their lanes (filtered in the final snapshot).
 	stream := !view.report.summary && view.lanes == nil
-	in.rd.Reuse() // each observation is applied before the next is read
-	res, err := play.RunFile(ctx, source.Of(in.rd), 0, play.Options{Stream: stream}, nil)
+	res, err := play.RunFile(ctx, source.OfRecording(in.rd), 0, play.Options{Stream: stream}, nil)
 	if err != nil {
 		return err
 	}
@@ -177,7 +186,6 @@ func replayView(ctx context.Context, s streams, view *viewOptions, opts *replayO
 func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, name string, rd *recfile.Reader, note string) error {
 	ctx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
-	rd.Reuse() // each observation is applied before the next is read, paced or not
 	pace := play.Pace{IdleLimit: opts.idleLimit}
 	if opts.paced {
 		pace.Speed = opts.speed // else as fast as it can: a pipe wants the result
@@ -185,7 +193,7 @@ func replayPlain(ctx context.Context, s streams, view *viewOptions, opts *replay
 	feed := newPlainFeed(s.Out, pace.Speed, view.report, view.lanes) // lines held in a paced replay come out as it waits
 	pace.Idle = feed.idle
 	stop := feed.start(ctx)
-	res, err := play.RunFilePaced(ctx, source.Of(feed.source(rd)), pace, play.Options{}, feed.frame)
+	res, err := play.RunFilePaced(ctx, source.OfRecording(feed.source(rd)), pace, play.Options{}, feed.frame)
 	stop()
 	interrupted := ctx.Err() != nil
 	stopSignals() // a second Ctrl-C ends the program at once
@@ -229,34 +237,20 @@ func errNothing(name string) error {
 	return fmt.Errorf("%s: no Pod, Event or Job in the recording", name)
 }
 
-// readObservations translates every item of a recording, keeping the observations only: as the
-// recording reader's workers translated them, when src is one (watch.ObservedSource).
-func readObservations(ctx context.Context, src watch.Source) ([]timeline.Observation, error) {
-	next := func() (timeline.Observation, bool, error) {
-		it, err := src.Next(ctx)
-		if err != nil {
-			return timeline.Observation{}, false, err
-		}
-		o, ok := watch.Observe(it)
-		return o, ok, nil
-	}
-	if observed, ok := src.(watch.ObservedSource); ok {
-		next = func() (timeline.Observation, bool, error) {
-			_, o, ok, err := observed.NextObserved(ctx)
-			return o, ok, err
-		}
-	}
+// readObservations reads every observation of a recording, as its reader's workers translated
+// them.
+func readObservations(ctx context.Context, rd *recfile.Reader) ([]timeline.Observation, error) {
 	var obs []timeline.Observation
 	for {
-		o, ok, err := next()
+		r, err := rd.Next(ctx)
 		if err == io.EOF {
 			return obs, nil
 		}
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			obs = append(obs, o)
+		if r.IsObs {
+			obs = append(obs, r.Obs)
 		}
 	}
 }

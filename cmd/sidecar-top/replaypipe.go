@@ -66,18 +66,18 @@ func feedReplay(ctx context.Context, rd *recfile.Reader, r *play.Replay) (n int,
 	go func() {
 		defer close(obs)
 		for {
-			_, o, ok, err := rd.NextObserved(ctx)
+			r, err := rd.Next(ctx)
 			if err != nil {
 				if err != io.EOF {
 					readErr = err
 				}
 				return
 			}
-			if !ok {
+			if !r.IsObs {
 				continue
 			}
 			select {
-			case obs <- o:
+			case obs <- r.Obs:
 			case <-ctx.Done():
 				return
 			}

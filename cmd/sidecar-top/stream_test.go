@@ -27,7 +27,7 @@ func TestWriteStream(t *testing.T) {
 	for name, reader := range open {
 		for _, pretty := range []bool{false, true} {
 			const note = "a note of the recording's"
-			whole, err := play.RunFile(context.Background(), source.Of(reader()), 0, play.Options{}, nil)
+			whole, err := play.RunFile(context.Background(), source.OfRecording(reader()), 0, play.Options{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,7 +35,7 @@ func TestWriteStream(t *testing.T) {
 			if err := writeDocument(&want, (*reportOptions)(nil).document("ns", "job/x", withNote(whole.Final, note)), pretty); err != nil {
 				t.Fatal(err)
 			}
-			res, err := play.RunFile(context.Background(), source.Of(reader()), 0, play.Options{Stream: true}, nil)
+			res, err := play.RunFile(context.Background(), source.OfRecording(reader()), 0, play.Options{Stream: true}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

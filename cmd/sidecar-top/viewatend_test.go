@@ -15,7 +15,7 @@ import (
 // to its end and drawn with styles, at size when it is given.
 func viewAtEnd(t *testing.T, f io.Reader, name string, styles ui.Styles, size *tea.WindowSizeMsg) tea.Model {
 	t.Helper()
-	rd, err := recfile.NewReader(f, name)
+	rd, err := recfile.NewReader(f, name, recfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
