@@ -11,52 +11,67 @@ package recfile
 // end of b) is left to the slower path: ok is false. b may begin with the colon before the
 // object.
 func sniffTypeMeta(b []byte) (kind, apiVersion string, ok bool) {
-	i := skipSpace(b, 0)
-	if i < len(b) && b[i] == ':' {
-		i = skipSpace(b, i+1)
-	}
-	if i >= len(b) || b[i] != '{' {
+	i, ok := sniffOpen(b)
+	if !ok {
 		return "", "", false
 	}
-	i++
 	for kind == "" || apiVersion == "" {
-		var name, value []byte
-		if name, i, ok = sniffString(b, skipSpace(b, i)); !ok {
+		name, value, next, last, ok := sniffMember(b, i)
+		switch {
+		case !ok:
+			return "", "", false
+		case value == nil: // a member other than kind and apiVersion
+		case string(name) == "kind" && kind == "":
+			kind = typeMetaString(value)
+		case string(name) == "apiVersion" && apiVersion == "":
+			apiVersion = typeMetaString(value)
+		default: // named twice
 			return "", "", false
 		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
-			return "", "", false
-		}
-		i = skipSpace(b, i+1)
-		switch n := string(name); {
-		case n == "kind" || n == "apiVersion":
-			if value, i, ok = sniffString(b, i); !ok {
-				return "", "", false
-			}
-			if n == "kind" && kind == "" {
-				kind = typeMetaString(value)
-			} else if n == "apiVersion" && apiVersion == "" {
-				apiVersion = typeMetaString(value)
-			} else {
-				return "", "", false
-			}
-		default:
-			if i, ok = skipJSONValue(b, i); !ok {
-				return "", "", false
-			}
-		}
-		if i = skipSpace(b, i); i >= len(b) || b[i] != ',' && b[i] != '}' {
-			return "", "", false
-		}
-		if b[i] == '}' {
+		if last {
 			break
 		}
-		i++
+		i = next
 	}
 	if kind == "" || apiVersion == "" {
 		return "", "", false
 	}
 	return kind, apiVersion, true
+}
+
+// sniffOpen is the index just past the brace that opens the object at the start of b, after
+// space and a colon.
+func sniffOpen(b []byte) (int, bool) {
+	i := skipSpace(b, 0)
+	if i < len(b) && b[i] == ':' {
+		i = skipSpace(b, i+1)
+	}
+	if i >= len(b) || b[i] != '{' {
+		return i, false
+	}
+	return i + 1, true
+}
+
+// sniffMember reads the member at b[i] and the comma or brace after it: its name, and its value
+// when the name is kind or apiVersion (a plain string, else not ok), the other values skipped;
+// next is the index past the comma, and last says a brace closed the object instead.
+func sniffMember(b []byte, i int) (name, value []byte, next int, last, ok bool) {
+	if name, i, ok = sniffString(b, skipSpace(b, i)); !ok {
+		return nil, nil, i, false, false
+	}
+	if i = skipSpace(b, i); i >= len(b) || b[i] != ':' {
+		return nil, nil, i, false, false
+	}
+	i = skipSpace(b, i+1)
+	if n := string(name); n == "kind" || n == "apiVersion" {
+		value, i, ok = sniffString(b, i)
+	} else {
+		i, ok = skipJSONValue(b, i)
+	}
+	if i = skipSpace(b, i); !ok || i >= len(b) || b[i] != ',' && b[i] != '}' {
+		return nil, nil, i, false, false
+	}
+	return name, value, i + 1, b[i] == '}', true
 }
 
 // skipJSONValue returns the index just past the JSON value at b[i], reading bytes only: strings
@@ -67,12 +82,7 @@ func skipJSONValue(b []byte, i int) (end int, ok bool) {
 	for ; i < len(b); i++ {
 		switch b[i] {
 		case '"':
-			for i++; i < len(b) && b[i] != '"'; i++ {
-				if b[i] == '\\' {
-					i++
-				}
-			}
-			if i >= len(b) {
+			if i, ok = closingQuote(b, i); !ok {
 				return i, false
 			}
 		case '{', '[':
@@ -92,6 +102,17 @@ func skipJSONValue(b []byte, i int) (end int, ok bool) {
 		}
 	}
 	return i, false
+}
+
+// closingQuote is the index of the quote that ends the string opened at b[i], its escapes
+// skipped; not ok when b ends first.
+func closingQuote(b []byte, i int) (int, bool) {
+	for i++; i < len(b) && b[i] != '"'; i++ {
+		if b[i] == '\\' {
+			i++
+		}
+	}
+	return i, i < len(b)
 }
 
 // sniffString reads a JSON string at b[i] made of printable ASCII without escapes.

@@ -86,35 +86,9 @@ func (r *tokenReader) event(e *slimWireEvent) {
 	r.object(func(name []byte) {
 		switch string(name) {
 		case "metadata":
-			r.object(func(name []byte) {
-				switch string(name) {
-				case "name":
-					e.Meta.Name = r.unique()
-				case "namespace":
-					e.Meta.Namespace = r.str()
-				case "uid":
-					e.Meta.UID = types.UID(r.unique())
-				case "resourceVersion":
-					e.Meta.ResourceVersion = r.unique()
-				default:
-					r.skip()
-				}
-			})
+			r.eventMeta(&e.Meta)
 		case "involvedObject":
-			r.object(func(name []byte) {
-				switch string(name) {
-				case "kind":
-					e.InvolvedObject.Kind = r.str()
-				case "name":
-					e.InvolvedObject.Name = r.str()
-				case "uid":
-					e.InvolvedObject.UID = types.UID(r.str())
-				case "fieldPath":
-					e.InvolvedObject.FieldPath = r.str()
-				default:
-					r.skip()
-				}
-			})
+			r.objectRef(&e.InvolvedObject)
 		case "type":
 			e.Type = r.str()
 		case "reason":
@@ -124,13 +98,7 @@ func (r *tokenReader) event(e *slimWireEvent) {
 		case "reportingComponent":
 			e.Reporting = r.str()
 		case "source":
-			r.object(func(name []byte) {
-				if string(name) == "component" {
-					e.Source.Component = r.str()
-				} else {
-					r.skip()
-				}
-			})
+			r.eventSource(&e.Source)
 		case "count":
 			e.Count = int32(r.int(32))
 		case "firstTimestamp":
@@ -141,23 +109,71 @@ func (r *tokenReader) event(e *slimWireEvent) {
 			e.EventTime = metav1.MicroTime{Time: r.time(metav1.RFC3339Micro)}
 		case "series":
 			if !r.null() {
-				s := &slimWireEventSeries{}
-				r.object(func(name []byte) {
-					switch string(name) {
-					case "count":
-						s.Count = int32(r.int(32))
-					case "lastObservedTime":
-						s.LastObservedTime = metav1.MicroTime{Time: r.time(metav1.RFC3339Micro)}
-					default:
-						r.skip()
-					}
-				})
-				e.Series = s
+				e.Series = r.eventSeries()
 			}
 		default:
 			r.skip()
 		}
 	})
+}
+
+func (r *tokenReader) eventMeta(m *slimWireEventMeta) {
+	r.object(func(name []byte) {
+		switch string(name) {
+		case "name":
+			m.Name = r.unique()
+		case "namespace":
+			m.Namespace = r.str()
+		case "uid":
+			m.UID = types.UID(r.unique())
+		case "resourceVersion":
+			m.ResourceVersion = r.unique()
+		default:
+			r.skip()
+		}
+	})
+}
+
+func (r *tokenReader) objectRef(o *slimWireObjectRef) {
+	r.object(func(name []byte) {
+		switch string(name) {
+		case "kind":
+			o.Kind = r.str()
+		case "name":
+			o.Name = r.str()
+		case "uid":
+			o.UID = types.UID(r.str())
+		case "fieldPath":
+			o.FieldPath = r.str()
+		default:
+			r.skip()
+		}
+	})
+}
+
+func (r *tokenReader) eventSource(s *slimWireEventSource) {
+	r.object(func(name []byte) {
+		if string(name) == "component" {
+			s.Component = r.str()
+		} else {
+			r.skip()
+		}
+	})
+}
+
+func (r *tokenReader) eventSeries() *slimWireEventSeries {
+	s := &slimWireEventSeries{}
+	r.object(func(name []byte) {
+		switch string(name) {
+		case "count":
+			s.Count = int32(r.int(32))
+		case "lastObservedTime":
+			s.LastObservedTime = metav1.MicroTime{Time: r.time(metav1.RFC3339Micro)}
+		default:
+			r.skip()
+		}
+	})
+	return s
 }
 
 // object reads null (no members) or an object, calling member with each member's name for it
