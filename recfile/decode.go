@@ -61,8 +61,6 @@ type lineDecoder struct {
 	specs  specCache
 	slim   *slimWire
 	tokens *tokenReader // a slim decoder's, made on first use
-	reuse  bool         // observations go into the slab of the batch at hand (Options.Reuse)
-	slab   *obsSlab     // that slab, while a batch is decoded
 }
 
 func newLineDecoder() *lineDecoder { return &lineDecoder{} }
@@ -111,13 +109,7 @@ func (d *lineDecoder) finish(l wireLine, b []byte) (decoded, error) {
 		return decoded{}, errors.New("malformed line: no \"object\"")
 	}
 	it := watch.Item{Time: l.Time, Type: l.Type, Object: l.Object.obj}
-	var obs timeline.Observation
-	var ok bool
-	if d.slab != nil {
-		obs, ok = d.slab.observe(it)
-	} else {
-		obs, ok = watch.Observe(it) // newObject makes only the types Observe knows, and Notes
-	}
+	obs, ok := watch.Observe(it) // newObject makes only the types Observe knows, and Notes
 	if d.slim != nil && d.slim.owns(it.Object) {
 		it.Object = nil // the next line is decoded into it: the observation is all there is
 	}

@@ -1,16 +1,16 @@
 // Package recfile is the recording codec: the format of a recording file (Header, its kind and
-// version), its writer (Recorder) and its reader (Reader, whose one read is Next, and ReadAll and
-// ReadObservations on top of it), with the reader's fast paths (the token reader, the spec cache, the intern table, the slab). It is
-// named for the file, not the sample recordings (package recordings embeds those) nor the
-// observation sources (package source makes a watch or a reader into what play runs on).
+// version), its writer (Recorder) and its reader (Reader, whose one read is Next, with ReadAll
+// and ReadObservations on top), and the reader's fast paths (the token reader, the spec cache,
+// the intern table). It is named for the file, not the sample recordings (package recordings
+// embeds those) nor the observation sources (package source makes a watch or a reader into
+// what play runs on).
 //
 // # Its place
 //
-// recfile imports watch, never the other way: the reader translates each line on the
-// goroutine that decoded it (watch.Observe, watch.FillPod and watch.FillEvent into its slab),
-// and decodes the object kinds watch defines (watch.Item, watch.Note, watch.ContainerLog,
-// watch.KubeletLog); the slim decode keeps what watch.Slim keeps (watch.SlimMeta, SlimSpec,
-// SlimJob). watch, the live watch, writes nothing: a run that records hands its items to a
+// recfile imports watch, never the other way: the reader translates each line on the goroutine
+// that decoded it (watch.Observe), and decodes the object kinds watch defines (watch.Item,
+// watch.Note, watch.ContainerLog, watch.KubeletLog); the slim decode keeps what watch.Slim keeps
+// (watch.SlimMeta, SlimSpec, SlimJob). watch, the live watch, writes nothing: a run that records hands its items to a
 // Recorder (package source). A replay still links watch for that translation; moving the
 // translation and the item types into a package below both would leave client-go out of a
 // replay-only build.
@@ -36,6 +36,5 @@
 // all (Objects). One rule for everything a Reader hands out (records, their items and objects,
 // their observations, the Header): it is the caller's to keep, and read-only. Read-only because
 // a Pod shares its spec's slices and maps with the other pods of the recording decoded from the
-// same spec text (the spec cache). The one exception is a reader made with Options.Reuse: the
-// observation of a Pod or a core/v1 Event is then good only until the next call to Next.
+// same spec text (the spec cache).
 package recfile

@@ -27,7 +27,6 @@ type batch struct {
 	end     bool  // the input ends after this batch
 	cut     bool  // the input ended in a partial line, dropped
 	done    chan struct{}
-	slab    obsSlab // its observations' memory, for a reader that reuses it (Options.Reuse)
 }
 
 // span is one line of a batch: buf[start:end], line number n.
@@ -56,8 +55,7 @@ func (b *batch) release() {
 	if cap(buf) > 4*batchBytes {
 		buf = nil
 	}
-	b.slab.reset()
-	*b = batch{buf: buf, lines: b.lines[:0], out: b.out[:0], slab: b.slab}
+	*b = batch{buf: buf, lines: b.lines[:0], out: b.out[:0]}
 	batchPool.Put(b)
 }
 
@@ -201,10 +199,6 @@ func (lr *lineReader) fill(b *batch) {
 
 // decode decodes b's lines, stopping at the first that fails.
 func (b *batch) decode(name string, dec *lineDecoder) {
-	if dec.reuse {
-		dec.slab = &b.slab
-		defer func() { dec.slab = nil }()
-	}
 	for _, l := range b.lines {
 		d, err := dec.decode(b.buf[l.start:l.end])
 		if err != nil {

@@ -20,14 +20,6 @@ import (
 type Options struct {
 	// Objects is what a record holds of the object of a Pod or a core/v1 Event.
 	Objects Objects
-	// Reuse has the observations of a batch's Pods and core/v1 Events written into memory the
-	// batch keeps (an obsSlab), written again for a later batch once every record of this one
-	// has been handed out: the one exception to the package doc's rule, for a caller that
-	// applies each observation to a Builder, which copies what it keeps of it, before it reads
-	// the next (TestTranslatorIsObserve, TestReuseIsObserve). Made anew, these observations
-	// were a large share of what replaying a big Job's recording allocated, all of it garbage
-	// once applied.
-	Reuse bool
 	// Progress, if set, is told, on the goroutine that reads the recording, how many bytes the
 	// lines read so far hold, after each batch of them is read: what memory sized by the
 	// recording should follow (replay's heap limit), rather than the file's size, which a
@@ -153,12 +145,10 @@ func (rd *Reader) readFirst() (*batch, error) {
 }
 
 func (rd *Reader) newDecoder() *lineDecoder {
-	d := newLineDecoder()
-	if rd.opts.Objects != Whole {
-		d = newSlimLineDecoder(rd.opts.Objects == NoObjects)
+	if rd.opts.Objects == Whole {
+		return newLineDecoder()
 	}
-	d.reuse = rd.opts.Reuse
-	return d
+	return newSlimLineDecoder(rd.opts.Objects == NoObjects)
 }
 
 // Header is the recording's header, or nil for a file without one.

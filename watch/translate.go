@@ -56,7 +56,7 @@ func observePod(p *corev1.Pod) *timeline.PodObservation {
 
 // FillPod is Observe of a Pod into memory the caller owns: it writes p's observation into o, its
 // conditions and containers into conds and ctrs (their storage used again: nil makes lists of
-// their size). Translator and the recording reader's slab (package recfile) use it.
+// their size). Translator uses it.
 func FillPod(o *timeline.PodObservation, p *corev1.Pod, conds []timeline.Condition, ctrs []timeline.ContainerObservation) {
 	*o = timeline.PodObservation{
 		UID: string(p.UID), Namespace: p.Namespace, Name: p.Name, ResourceVersion: p.ResourceVersion,

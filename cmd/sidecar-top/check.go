@@ -230,7 +230,7 @@ func readFinal(ctx context.Context, s streams, name string) (timeline.Snapshot, 
 	}
 	defer done()
 	// Its records are applied, one by one, nothing more.
-	rd, err := recfile.NewReader(r, name, recfile.Options{Objects: recfile.NoObjects, Reuse: true})
+	rd, err := recfile.NewReader(r, name, recfile.Options{Objects: recfile.NoObjects})
 	if err != nil {
 		return timeline.Snapshot{}, nil, err
 	}

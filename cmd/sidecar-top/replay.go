@@ -99,7 +99,7 @@ a native sidecar gated by a startup probe, an app, then deletion.`,
 // once, nothing held but the timeline), or translated whole for the view, which seeks back and
 // forth in it.
 func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOptions, mode ui.ColorMode, name string, r io.Reader) error {
-	rd, err := recfile.NewReader(r, name, readerOptions(s, view, opts, r))
+	rd, err := recfile.NewReader(r, name, readerOptions(opts, r))
 	if err != nil {
 		return err
 	}
@@ -119,16 +119,12 @@ func runReplay(ctx context.Context, s streams, view *viewOptions, opts *replayOp
 	return replayPlain(ctx, s, view, opts, name, rd, in.note)
 }
 
-// readerOptions are what a replay wants of its reader: the observations only. The document and
-// the plain lines apply each before they read the next (Reuse), and the document's heap is
-// bounded by the lines read (boundHeap); the view keeps them all, to seek in.
-func readerOptions(s streams, view *viewOptions, opts *replayOptions, r io.Reader) recfile.Options {
+// readerOptions are what a replay wants of its reader: the observations only, and for the
+// document a heap bounded by the lines read (boundHeap).
+func readerOptions(opts *replayOptions, r io.Reader) recfile.Options {
 	o := recfile.Options{Objects: recfile.NoObjects}
-	switch {
-	case opts.output != "":
-		o.Reuse, o.Progress = true, boundHeap(r)
-	case !s.terminal || view.plain:
-		o.Reuse = true
+	if opts.output != "" {
+		o.Progress = boundHeap(r)
 	}
 	return o
 }
