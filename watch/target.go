@@ -146,9 +146,10 @@ func targetKindNamed(name string) (TargetKind, bool) {
 	return "", false
 }
 
-// targetKindUsage lists the kinds a TARGET may name, by each one's suggested name:
-// "pod/NAME, job/NAME, ... or rs/NAME".
-func targetKindUsage() string {
+// TargetKindUsage lists the kinds a TARGET may name, by each one's suggested name:
+// "pod/NAME, job/NAME, ... or rs/NAME": what ParseTarget's error and the command's help say,
+// so that a kind added to targetKinds is named in both.
+func TargetKindUsage() string {
 	forms := make([]string, len(targetKinds))
 	for i, k := range targetKinds {
 		forms[i] = k.names[0] + "/NAME"
@@ -192,7 +193,7 @@ func parseTargetArg(t Target, arg string) (Target, error) {
 	}
 	k, ok := targetKindNamed(kind)
 	if !ok {
-		return t, fmt.Errorf("cannot watch %q: use %s", kind, targetKindUsage())
+		return t, fmt.Errorf("cannot watch %q: use %s", kind, TargetKindUsage())
 	}
 	t.Kind = k
 	if name == "" {

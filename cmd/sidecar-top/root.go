@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -111,18 +112,7 @@ func newRootCommand(s streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sidecar-top [flags] [POD | TYPE/NAME | -l SELECTOR | -A]",
 		Short: "Watch how a pod's init containers, native sidecars and app containers start and stop",
-		Long: `sidecar-top shows, live, how the containers of a Kubernetes Pod start, become ready,
-are signalled and exit, with native sidecars (init containers with restartPolicy: Always)
-drawn as what they are: one lane per container, every milestone with its uncertainty, the
-gaps between them, and findings in words.
-
-TARGET is a pod name, pod/NAME, job/NAME, cronjob/NAME, deploy/NAME, sts/NAME, ds/NAME or
-rs/NAME; or a regular expression of pod names, as stern takes ('web-.*': any argument with one
-of * + ? ^ $ [ ] ( ) { } | \ is one; a name, or pod/NAME, is always that pod alone); or give
--l SELECTOR. -c CONTAINER shows only that container's lanes (a name, or a regular expression). The pod need not exist yet: start sidecar-top before kubectl
-apply to see its whole life. A pod named as a command (version, record, replay, demo, ...) is watched as
-pod/NAME. With no TARGET, every pod of the namespace; with -A, of every namespace: a table of
-them all, one row per pod, from which enter opens a pod's lanes.`,
+		Long:  rootLong(),
 		Example: `  sidecar-top -A
   sidecar-top -n shop
   sidecar-top -n shop checkout-7d9f
@@ -158,6 +148,50 @@ them all, one row per pod, from which enter opens a pod's lanes.`,
 	cmd.AddCommand(newAgentCommand(s))
 	nameCommands(cmd, displayName(s.argv0))
 	return cmd
+}
+
+// helpWidth is the width of the root command's TARGET paragraph, which fillWords fills.
+const helpWidth = 94
+
+// rootLong is the root command's help. Its TARGET paragraph names the kinds a TARGET may be
+// from watch's table of them, and is filled to helpWidth, so that a kind added there is named
+// here without a line to wrap by hand.
+func rootLong() string {
+	target := "TARGET is a pod name, " + watch.TargetKindUsage() + `; or a regular expression of
+pod names, as stern takes ('web-.*': any argument with one of * + ? ^ $ [ ] ( ) { } | \ is
+one; a name, or pod/NAME, is always that pod alone); or give -l SELECTOR. -c CONTAINER shows
+only that container's lanes (a name, or a regular expression). The pod need not exist yet:
+start sidecar-top before kubectl apply to see its whole life. A pod named as a command
+(version, record, replay, demo, ...) is watched as pod/NAME. With no TARGET, every pod of the
+namespace; with -A, of every namespace: a table of them all, one row per pod, from which enter
+opens a pod's lanes.`
+	return `sidecar-top shows, live, how the containers of a Kubernetes Pod start, become ready,
+are signalled and exit, with native sidecars (init containers with restartPolicy: Always)
+drawn as what they are: one lane per container, every milestone with its uncertainty, the
+gaps between them, and findings in words.
+
+` + fillWords(target, helpWidth)
+}
+
+// fillWords fills text's words into lines of at most width columns, a longer word alone on its
+// line: help text whose words are not all known when it is written.
+func fillWords(text string, width int) string {
+	var b strings.Builder
+	n := 0 // the columns of the line so far
+	for _, w := range strings.Fields(text) {
+		switch {
+		case n == 0:
+		case n+1+utf8.RuneCountInString(w) > width:
+			b.WriteByte('\n')
+			n = 0
+		default:
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += utf8.RuneCountInString(w)
+	}
+	return b.String()
 }
 
 // newConfigFlags are kubectl's standard flags; each command that talks to a cluster has its own.
