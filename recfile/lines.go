@@ -66,7 +66,7 @@ type lineReader struct {
 	max  int
 	n    int   // the number of the last line read
 	kept int64 // the bytes of the lines read, newlines included: not those of a line refused
-	// progress, if set, is told kept after each batch is read (Reader.Progress).
+	// progress, if set, is told kept after each batch is read (Options.Progress).
 	progress func(kept int64)
 }
 

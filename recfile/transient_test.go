@@ -57,9 +57,9 @@ func checkTransientRead(t *testing.T, name string, data []byte) {
 	}
 }
 
-// TestTransientReaderObservesAsSlim: a transient reader, which decodes every pod of a worker
-// into one object, observes every embedded recording as a slim reader does, where each pod is
-// an object of its own: nothing an observation holds is written over by the next line, and
+// TestTransientReaderObservesAsSlim: a reader of no objects (NoObjects), which decodes every pod
+// of a worker into one object, observes every embedded recording as a slim reader does, where
+// each pod is an object of its own: nothing an observation holds is written over by the next line, and
 // nothing of a pod is left over for the next (a pod with no spec or status after a rich one).
 func TestTransientReaderObservesAsSlim(t *testing.T) {
 	inputs := slimInputs(t)

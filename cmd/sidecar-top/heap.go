@@ -10,7 +10,7 @@ import (
 
 // boundHeap keeps a replay's memory within the size of the recording r reads, when it is a file
 // and the user has not set GOMEMLIMIT (memtune.Replay); it returns what the reader is to tell of
-// its progress (recfile.Reader.Progress), or nil.
+// its progress (recfile.Options.Progress), or nil.
 func boundHeap(r io.Reader) (progress func(kept int64)) { return memtune.Replay(r) }
 
 // liveHeap sets the collector's target for a live run (play.LiveGCPercent), unless the user has

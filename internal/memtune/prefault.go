@@ -11,7 +11,7 @@ package memtune
 // on) as the reader reads. Huge pages (MADV_HUGEPAGE first) were faster still on average, but
 // populating them took 100 ms instead of 5 in two runs of five on that VM: not done.
 //
-// What is backed follows what the reader has read (recfile.Reader.Progress), never the file's
+// What is backed follows what the reader has read (recfile.Options.Progress), never the file's
 // size alone: backed at once, half the size of a sparse file of 3 GiB whose line 22 was refused
 // was made resident (1.5 GiB) before a byte was read, and a sparse file of 16 GiB ran out of a 4
 // GiB address space allocating the 8 GiB to back.

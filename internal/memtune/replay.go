@@ -23,7 +23,7 @@ const minHeapLimit = 40 << 20
 // the last collection) lets it grow to twice the timeline. A soft limit has it collect sooner
 // instead; the runtime caps the time it then spends collecting at half the CPU, so a timeline
 // bigger than the limit costs CPU, never a failure. It returns what the reader is to tell of its
-// progress (recfile.Reader.Progress), or nil.
+// progress (recfile.Options.Progress), or nil.
 //
 // The limit is a ceiling, not memory taken: the heap grows only by what is allocated, and that
 // follows what is read (a line refused costs what it read, recfile.MaxLineBytes at most). What is
