@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"sync"
@@ -129,12 +130,17 @@ func (l *Live) Start(ctx context.Context) error {
 	return nil
 }
 
+// errUnresolved is resolve's error for a kind of target it has no case for: its pods' watch
+// would have no selector, and take every pod of the namespace.
+var errUnresolved = errors.New("sidecar-top does not know how to find its pods")
+
 // resolve reads what the target's pods are: the label selector their watch lists them by
 // (a workload's own, read from the cluster), and for a pattern or a CronJob what acceptPod
 // keeps of them. A pod target is found by name (podWatch), a scope by its selector if any.
 func (l *Live) resolve(ctx context.Context) error {
 	t := l.target
 	switch t.Kind {
+	case TargetPod: // by its name, in podWatch
 	case TargetJob:
 		l.selector = batchv1.JobNameLabel + "=" + t.Name
 	case TargetSelector, TargetScope:
@@ -157,6 +163,8 @@ func (l *Live) resolve(ctx context.Context) error {
 			return err
 		}
 		l.cron, l.selector = c, batchv1.JobNameLabel // every Job's pod; acceptPod keeps the CronJob's
+	default:
+		return fmt.Errorf("cannot watch %s: %w", t, errUnresolved)
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -166,6 +168,21 @@ func TestTargetKinds(t *testing.T) {
 		if got, err := ParseTarget([]string{want.String()}, "", "ns"); err != nil || got != want {
 			t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", want.String(), got, err, want)
 		}
+	}
+}
+
+// TestEveryTargetKindResolves: Live.resolve knows how to find the pods of every kind a TARGET
+// may name (against an empty cluster, a workload or a CronJob is not found, which is another
+// error): a kind added to targetKinds alone is refused, not watched as the whole namespace.
+func TestEveryTargetKindResolves(t *testing.T) {
+	for _, k := range targetKinds {
+		l := NewLive(newFakeCluster(), Target{Kind: k.kind, Name: "x", Namespace: "ns"})
+		if err := l.resolve(context.Background()); errors.Is(err, errUnresolved) {
+			t.Errorf("%s: %v", k.kind, err)
+		}
+	}
+	if err := NewLive(newFakeCluster(), Target{Kind: "service", Name: "x"}).resolve(context.Background()); !errors.Is(err, errUnresolved) {
+		t.Errorf("a kind resolve has no case for: error %v, want errUnresolved", err)
 	}
 }
 
