@@ -140,6 +140,10 @@ func (s *relayStore) Replace(list []any, _ string) error {
 	keys := make([]string, len(list))
 	listed := make(map[string]bool, len(list))
 	for i, obj := range list {
+		if k, ok := obj.(cache.ExplicitKey); ok { // kept as it streamed (Transformer)
+			keys[i], listed[string(k)] = string(k), true
+			continue
+		}
 		var err error
 		if objs[i], keys[i], err = s.keyed(obj); err != nil {
 			return err
@@ -164,7 +168,9 @@ func (s *relayStore) Replace(list []any, _ string) error {
 		s.accept(timeline.Deleted, obj)
 	}
 	for i, obj := range objs {
-		s.keepLocked(keys[i], obj)
+		if obj != nil {
+			s.keepLocked(keys[i], obj)
+		}
 	}
 	s.replaced = true
 	if s.listed != nil {
@@ -180,25 +186,31 @@ func (s *relayStore) Replace(list []any, _ string) error {
 // set). Each object is transformed as it arrives instead; Replace transforms again, which a
 // transform must allow (slim and Sanitize of their own output give the same output).
 //
-// Until the first list has been taken whole, each object of it is also kept and told to accept
-// as it arrives (put), rather than all of them at Replace: the first list of a cluster's 20,000
-// pods and 100,000 Events streams for seconds, and the timeline can be built while it does, so
-// that the first full table follows the list's end instead of starting then. Replace then finds
-// each of them kept at its version and tells nothing again. Nothing can be gone from a first
-// list; a relist's objects wait for Replace, which says what is gone first.
+// Until the first list has been taken whole, each object of it is kept and told to accept as
+// it arrives (put), rather than all of them at Replace, and the reflector's list holds only its
+// key (a cache.ExplicitKey) in its place: the first list of a cluster's 20,000 pods and 100,000
+// Events streams for seconds, and the timeline is built while it does, so that the first full
+// table follows the list's end instead of starting then; and the list no longer holds a slim
+// copy of each object besides the store's until then, the run's peak. Replace takes a key as an
+// object kept already. Nothing can be gone from a first list; a relist's objects wait for
+// Replace, which says what is gone first.
 func (s *relayStore) Transformer() cache.TransformFunc {
 	return func(obj any) (any, error) {
 		out, err := s.transform(obj)
 		if err != nil {
 			return nil, err
 		}
-		key, kerr := cache.MetaNamespaceKeyFunc(out)
 		s.mu.Lock()
 		defer s.mu.Unlock()
-		if !s.replaced && kerr == nil {
-			s.keepLocked(key, out)
+		if s.replaced {
+			return out, nil
 		}
-		return out, nil
+		key, err := cache.MetaNamespaceKeyFunc(out)
+		if err != nil {
+			return nil, err
+		}
+		s.keepLocked(key, out)
+		return cache.ExplicitKey(key), nil
 	}
 }
 

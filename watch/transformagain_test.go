@@ -15,9 +15,13 @@ import (
 // must give their own output back unchanged.
 var _ cache.TransformingStore = (*relayStore)(nil)
 
-// TestRelayStoreGivesItsTransform: the store hands the reflector the transform it was made with.
+// TestRelayStoreGivesItsTransform: once the first list is in, the store hands the reflector the
+// transform it was made with (a relist's objects are its output).
 func TestRelayStoreGivesItsTransform(t *testing.T) {
 	s := newRelayStore(markTransformed, func(timeline.WatchType, any) {})
+	if err := s.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
 	got, err := s.Transformer()(pod("a", "1"))
 	if err != nil || len(got.(*corev1.Pod).ManagedFields) != 0 {
 		t.Fatalf("Transformer() = %v, %v: not the store's transform", got, err)
@@ -25,7 +29,7 @@ func TestRelayStoreGivesItsTransform(t *testing.T) {
 }
 
 // TestRelayStoreStreamsFirstList: the objects of a first streamed list are told as they arrive,
-// and its Replace tells nothing again; a relist's objects wait for its Replace, which tells the
+// the reflector's list holding only their keys, and its Replace tells nothing again; a relist's objects wait for its Replace, which tells the
 // gone ones' deletions before the rest.
 func TestRelayStoreStreamsFirstList(t *testing.T) {
 	var got []told
@@ -42,6 +46,11 @@ func TestRelayStoreStreamsFirstList(t *testing.T) {
 		return list
 	}
 	first := stream(pod("a", "1"), pod("b", "1"))
+	for _, o := range first {
+		if _, ok := o.(cache.ExplicitKey); !ok {
+			t.Fatalf("the reflector's list holds %T; want only the key of an object kept as it streamed", o)
+		}
+	}
 	want := []told{{Type: timeline.Added, Kind: "Pod", Name: "a", Version: "1", Transformed: true},
 		{Type: timeline.Added, Kind: "Pod", Name: "b", Version: "1", Transformed: true}}
 	if diff := cmp.Diff(got, want); diff != "" {
