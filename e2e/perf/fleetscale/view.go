@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/sidecar-top/sidecar-top/e2e/perf/perfproc"
@@ -49,43 +48,30 @@ func startFleetView(c config, s shape, l *level, n int) (running, error) {
 	}
 	r := running{proc: t.Proc, ready: at.Sub(began)}
 	if n > 0 {
-		r.during = func(ctx context.Context, m *measured) { m.keyFrames = keyFrames(ctx, t, s, n, 10) }
+		r.during = func(ctx context.Context, m *measured) { m.keyFrames = keyFrames(ctx, t, 10) }
 	}
 	return r, nil
 }
 
 // keyFrames filters the table to the benchmark's namespaces, then presses N (sort by pod, each
-// press reversing the order) times times while the
-// churn runs, and times each press to the frame whose first row is the pod that order puts
-// first: the first native-sidecar pod by name, or the last. The table opens sorted by finding,
-// ties by name, so a first press (not timed) may change no row: the pod on top after it says
-// which way the next press turns.
-func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int) []time.Duration {
-	first, last := s.name(0), s.name((n-1)/s.sidecarEvery*s.sidecarEvery)
-	// Only the benchmark's pods: the cluster's others (other tests') would sort around them.
-	if err := t.Keys("/scale-\r"); err != nil {
-		return nil
-	}
-	time.Sleep(time.Second)
-	if err := t.Keys("N"); err != nil {
-		return nil
-	}
-	time.Sleep(2 * time.Second)
-	top := first
-	if drawn := t.Drawn(); strings.LastIndex(drawn, last) > strings.LastIndex(drawn, first) {
-		top = last
+// press reversing the order) times times while the churn runs, and times each press to the
+// frame that answers it: the one whose POD title shows the new order's arrow. The rows are no
+// sign of it: the cursor stays on its pod, and the page shown follows the cursor, so the first
+// row drawn is not the first of the new order.
+func keyFrames(ctx context.Context, t *perfproc.Terminal, times int) []time.Duration {
+	// Only the benchmark's pods: the cluster's others (other tests') would sort around them. Each
+	// key is written on its own: a terminal's reader hands the program what one read gets, and
+	// "/scale-\r" written at once came as one key of seven runes, which is no "/", and then an
+	// enter, which opened the first pod instead.
+	for _, k := range []string{"/", "scale-", "\r"} {
+		if err := t.Keys(k); err != nil {
+			return nil
+		}
+		time.Sleep(300 * time.Millisecond)
 	}
 	var took []time.Duration
-	for range times {
-		select {
-		case <-ctx.Done():
-			return took
-		case <-time.After(1500 * time.Millisecond):
-		}
-		want := first
-		if top == first {
-			want = last
-		}
+	want := "POD↑" // the table opens sorted by finding: the first N sorts by pod, ascending
+	for i := range times + 1 {
 		from := t.Len()
 		sent := time.Now()
 		if err := t.Keys("N"); err != nil {
@@ -95,7 +81,15 @@ func keyFrames(ctx context.Context, t *perfproc.Terminal, s shape, n, times int)
 		if err != nil {
 			return took
 		}
-		took, top = append(took, at.Sub(sent)), want
+		if i > 0 { // the first changes the sort key, and remakes the table: not timed
+			took = append(took, at.Sub(sent))
+		}
+		want = map[string]string{"POD↑": "POD↓", "POD↓": "POD↑"}[want]
+		select {
+		case <-ctx.Done():
+			return took
+		case <-time.After(1500 * time.Millisecond):
+		}
 	}
 	return took
 }
