@@ -265,41 +265,32 @@ func (rd *Reader) finish(err error) {
 
 // ReadAll reads every item of a recording. It holds every object: for small files and tests.
 func ReadAll(r io.Reader, name string) (*Header, []watch.Item, *Reader, error) {
-	rd, err := NewReader(r, name, Options{})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	var items []watch.Item
-	for {
-		rec, err := rd.Next(context.Background())
-		if err == io.EOF {
-			return rd.header, items, rd, nil
-		}
-		if err != nil {
-			return nil, nil, nil, err
-		}
-		items = append(items, rec.Item)
-	}
+	return readEach(r, name, Options{}, func(rec Record) (watch.Item, bool) { return rec.Item, true })
 }
 
 // ReadObservations reads every item of a recording as its observation, holding no object: what
 // an interactive replay, which seeks, needs in memory.
 func ReadObservations(r io.Reader, name string) (*Header, []timeline.Observation, *Reader, error) {
-	rd, err := NewReader(r, name, Options{Objects: NoObjects})
+	return readEach(r, name, Options{Objects: NoObjects}, func(rec Record) (timeline.Observation, bool) { return rec.Obs, rec.IsObs })
+}
+
+// readEach reads a whole recording with opts, keeping what pick takes of each record.
+func readEach[T any](r io.Reader, name string, opts Options, pick func(Record) (T, bool)) (*Header, []T, *Reader, error) {
+	rd, err := NewReader(r, name, opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	var obs []timeline.Observation
+	var out []T
 	for {
 		rec, err := rd.Next(context.Background())
 		if err == io.EOF {
-			return rd.header, obs, rd, nil
+			return rd.header, out, rd, nil
 		}
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if rec.IsObs {
-			obs = append(obs, rec.Obs)
+		if v, ok := pick(rec); ok {
+			out = append(out, v)
 		}
 	}
 }
