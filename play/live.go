@@ -70,6 +70,9 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 	defer cancel()
 	reads := readLive(ctx, src)
 	r := &liveRun{src: src, opts: opts, show: show, e: NewEngine(), shown: true}
+	if opts.Hide != nil {
+		r.e.Hide(opts.Hide)
+	}
 	focus, focused := opts.brief(r.e)
 	// The clock ticks a frame apart while items come, and slows to idleFrame once a frame finds
 	// nothing changed: a watch idles most of its life, and waking 30 times a second to find
@@ -199,9 +202,6 @@ func (r *liveRun) finish(err error) (Result, error) {
 // brief puts e in brief mode if the options ask for it, and is the channel that says the focus
 // moved (nil if not) and the pod in focus.
 func (o Options) brief(e *Engine) (<-chan struct{}, string) {
-	if o.Hide != nil {
-		e.Hide(o.Hide)
-	}
 	if o.Brief == nil {
 		return nil, ""
 	}
