@@ -136,7 +136,7 @@ func TestDeleteGraceOverride(t *testing.T) {
 	s1Sig, s1Exit := want(t, p, "s1", timeline.MSigterm, 0), want(t, p, "s1", timeline.MExit, 0)
 	checkExitCode(t, appExit, 137, "SIGKILL")
 	checkExitCode(t, s1Exit, 0, "")
-	sidecarAtTurnOrGrace(t, appSig, appExit, s1Sig, 3*time.Second)
+	sidecarAtTurnOrGrace(t, harness.FindMilestone(p, "", timeline.MDeleting, 0), appExit, s1Sig, 3*time.Second)
 	checkDeletion(t, r, p, appSig, s1Sig)
 	if del := harness.FindMilestone(p, "", timeline.MDeleting, 0); del != nil && del.Message != "grace period 3s" {
 		t.Errorf("the deletion says %q, want the 3s the delete gave", del.Message)
@@ -202,18 +202,18 @@ func TestDebugEphemeral(t *testing.T) {
 
 // sidecarAtTurnOrGrace checks a sidecar's SIGTERM against the kubelet's rule when the one app
 // ignores its SIGTERM for longer than grace: the sidecar is signalled at whichever comes first,
-// the app's exit or the end of its wait (grace after its Killing, which the app's SIGTERM
-// marks): not after the app's exit beyond a turn's reaction, and not before the wait could have
-// run out. Bounds that leave out both are wrong; where they hold it, the truth decides.
-func sidecarAtTurnOrGrace(t *testing.T, appSig, appExit, sig *timeline.Milestone, grace time.Duration) {
+// the app's exit or the end of its wait (grace after its Killing, which follows the deletion):
+// not after the app's exit beyond a turn's reaction, and not before the wait could have run
+// out. Bounds that leave out both are wrong; where they hold it, the truth decides.
+func sidecarAtTurnOrGrace(t *testing.T, del, appExit, sig *timeline.Milestone, grace time.Duration) {
 	t.Helper()
-	if appSig == nil || appExit == nil || sig == nil {
+	if del == nil || appExit == nil || sig == nil {
 		return
 	}
 	if sig.Earliest.After(appExit.Latest.Add(time.Second)) {
 		t.Errorf("ORDER: the sidecar's turn came when the app exited, but the tool's bounds put its SIGTERM over a second after: %s", describe(appExit, sig))
 	}
-	if sig.Latest.Before(appSig.Earliest.Add(grace)) {
-		t.Errorf("ORDER: the sidecar waits for the app up to %s after their Killing, but the tool's bounds put its SIGTERM before: %s", grace, describe(appSig, sig))
+	if sig.Latest.Before(del.Earliest.Add(grace)) {
+		t.Errorf("ORDER: the sidecar waits for the app up to %s after its Killing, which follows the deletion, but the tool's bounds put its SIGTERM before: %s", grace, describe(del, sig))
 	}
 }
