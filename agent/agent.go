@@ -42,12 +42,11 @@ type Agent struct {
 	ready  atomic.Bool // the first list is in
 
 	// Owned by Run's goroutine.
-	e      *play.Engine
-	pods   map[string]*podTrack // by UID
-	tombs  map[string]tombstone // the pods forgotten, by UID
-	obs    filtered             // the feed, without what is about the pods forgotten
-	last   timeline.Snapshot    // the snapshot the last sweep looked at
-	listed bool                 // the first list is in: pods becoming final from now on are new
+	e      *play.Engine         // keeps the final pods for KeepFinished (Engine.Retain)
+	pods   map[string]*podTrack // by UID, the pods the engine keeps
+	feed   *source.Feed
+	last   timeline.Snapshot // the snapshot the last sweep looked at
+	listed bool              // the first list is in: pods becoming final from now on are new
 	health *health
 }
 
@@ -55,10 +54,8 @@ type Agent struct {
 // count the pod once.
 type podTrack struct {
 	pod     *timeline.Pod // as the last sweep saw it (the snapshot holds it anyway)
-	done    bool          // final: counted, or skipped
 	cut     bool          // its trace was sent before it was final (TraceAfter)
 	traceID string        // the trace sent for it, if any
-	doneAt  time.Time     // when it was seen final
 }
 
 // New is an Agent publishing to m. It starts as standby unless SetLeader says otherwise.
@@ -73,8 +70,9 @@ func New(cfg Config, m *Metrics) *Agent {
 		cfg.Log = slog.Default()
 	}
 	a := &Agent{cfg: cfg, m: m, owners: newOwners(cfg.OwnerNames, cfg.MaxOwners), e: play.NewEngine(),
-		pods: map[string]*podTrack{}, tombs: map[string]tombstone{}}
+		pods: map[string]*podTrack{}}
 	a.e.Brief(a.keep)
+	a.e.Retain(cfg.KeepFinished)
 	return a
 }
 
@@ -99,7 +97,7 @@ func (a *Agent) Ready() bool { return a.ready.Load() }
 func (a *Agent) Run(ctx context.Context, src watch.Source) error {
 	a.health = newHealth(src, a.m)
 	feed := source.Of(a.health)
-	a.obs = filtered{Feed: feed, tombs: a.tombs}
+	a.feed = feed
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type read struct {
@@ -155,7 +153,7 @@ func (a *Agent) add(in play.Input) {
 	case in.Note != "":
 		a.cfg.Log.Info("watch", "note", in.Note)
 	case in.Listed:
-		a.e.Add(a.obs, in)
+		a.e.Add(a.feed, in)
 		if !a.listed {
 			a.sweep()
 			a.listed = true
@@ -163,6 +161,6 @@ func (a *Agent) add(in play.Input) {
 			a.cfg.Log.Info("first list in", "pods", len(a.pods), "leader", a.Leader())
 		}
 	default:
-		a.e.Add(a.obs, in)
+		a.e.Add(a.feed, in)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/source"
@@ -170,7 +171,7 @@ func labelsOf(mt *dto.Metric) string {
 func want(s timeline.Snapshot) (gaps map[string][]float64, widths map[string][]float64, pods map[string]float64) {
 	gaps, widths, pods = map[string][]float64{}, map[string][]float64{}, map[string]float64{}
 	for _, p := range s.Pods.Items() {
-		if !final(p) {
+		if !play.Final(p) {
 			continue
 		}
 		kind, owner := ownerLabels(p)
@@ -269,7 +270,7 @@ func TestFindingsAndRestarts(t *testing.T) {
 			_, m := run(t, true, Config{OwnerNames: true}, &listedFirst{Source: reader(t, name)})
 			findings, restarts := map[string]float64{}, map[string]float64{}
 			for _, p := range replayed(t, name).Pods.Items() {
-				if !final(p) {
+				if !play.Final(p) {
 					continue
 				}
 				for _, f := range p.Findings() {

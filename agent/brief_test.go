@@ -9,6 +9,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/sidecar-top/sidecar-top/export"
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/recfile"
 	"github.com/sidecar-top/sidecar-top/recordings"
 	"github.com/sidecar-top/sidecar-top/timeline"
@@ -71,7 +72,7 @@ func openPod(t *testing.T, name string) []timeline.Observation {
 		for _, o := range obs[:n] {
 			b.Apply(o)
 		}
-		if s := b.Snapshot(); s.Pods.Len() == 1 && !final(s.Pods.At(0)) && s.Pods.At(0).Milestones.Len() > 2 {
+		if s := b.Snapshot(); s.Pods.Len() == 1 && !play.Final(s.Pods.At(0)) && s.Pods.At(0).Milestones.Len() > 2 {
 			return obs[:n]
 		}
 	}

@@ -7,6 +7,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/sidecar-top/sidecar-top/play"
+
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -27,10 +29,9 @@ func (a *Agent) sweep() {
 			continue
 		}
 		t.pod = p
-		if t.done || !final(p) {
+		if !a.e.Finished(p, a.cfg.Now()) {
 			continue
 		}
-		t.done, t.doneAt = true, a.cfg.Now()
 		if counting {
 			a.count(p, t)
 		}
@@ -39,8 +40,8 @@ func (a *Agent) sweep() {
 	a.last = s
 	open := 0
 	now := a.cfg.Now()
-	for _, t := range a.pods {
-		if t.done {
+	for uid, t := range a.pods {
+		if a.e.Done(uid) {
 			continue
 		}
 		open++
@@ -53,7 +54,9 @@ func (a *Agent) sweep() {
 			t.traceID = a.cfg.Traces.Send(t.pod)
 		}
 	}
-	a.forget(now)
+	for _, uid := range a.e.Sweep(now) {
+		delete(a.pods, uid)
+	}
 	a.m.PodsWatched.Set(float64(len(a.pods)))
 	a.m.PodsOpen.Set(float64(open))
 }
@@ -112,11 +115,10 @@ func transient(err error) bool {
 // be counted or traced, and as its brief once it is done (its facts are kept either way): the
 // metrics read a pod's gaps, findings and lanes, which its brief holds; a trace reads it whole.
 func (a *Agent) keep(p *timeline.Pod) bool {
-	t := a.pods[p.UID]
-	if t != nil && t.done {
+	if a.e.Done(p.UID) {
 		return false
 	}
-	return final(p) || a.traceDue(p, t, a.cfg.Now())
+	return play.Final(p) || a.traceDue(p, a.pods[p.UID], a.cfg.Now())
 }
 
 // traceDue reports whether the pod, open this long, is to have its trace cut now (TraceAfter).

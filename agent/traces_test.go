@@ -10,6 +10,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/sidecar-top/sidecar-top/export"
+	"github.com/sidecar-top/sidecar-top/play"
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
@@ -29,7 +30,7 @@ func TestTracesAreExports(t *testing.T) {
 	}
 	var finals []*timeline.Pod
 	for _, p := range replayed(t, name).Pods.Items() {
-		if final(p) {
+		if play.Final(p) {
 			finals = append(finals, p)
 		}
 	}

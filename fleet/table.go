@@ -30,21 +30,26 @@ const Keys = int(numKeys)
 
 // Counts are what the table's header says.
 type Counts struct {
-	Pods    int `json:"pods"`    // pods in the snapshot, shown or not, and those only counted (WithHidden)
+	Pods    int `json:"pods"`    // pods in the snapshot, shown or not, and those only counted (WithOnlyCounted)
 	Native  int `json:"native"`  // with a native sidecar
 	Classic int `json:"classic"` // with the classic shape
 	Hidden  int `json:"hidden"`  // hidden by SidecarsOnly
-	Shown   int `json:"shown"`   // rows after hiding and filtering
+	// Forgotten counts the pods a long run let go of once finished (--keep-finished) that the
+	// API still has: they have no row.
+	Forgotten int `json:"forgotten,omitempty"`
+	Shown     int `json:"shown"` // rows after hiding and filtering
 	// Findings counts the findings of every pod with a row (shown or not) by rule: a pod only
-	// counted (WithHidden) has none derived.
+	// counted (WithOnlyCounted) has none derived.
 	Findings map[timeline.FindingID]int `json:"findings"`
 }
 
-// WithHidden is c with n more pods hidden: pods a Builder kept as a count only
-// (timeline.Builder.Hide, Snapshot.Hidden), which have no row.
-func (c Counts) WithHidden(n int) Counts {
-	c.Pods += n
-	c.Hidden += n
+// WithOnlyCounted is c with the pods a snapshot keeps as a count only, which have no row:
+// hidden, those a Builder hid (timeline.Builder.Hide, Snapshot.Hidden), and forgotten, those a
+// run let go of once finished (Snapshot.Forgotten).
+func (c Counts) WithOnlyCounted(hidden, forgotten int) Counts {
+	c.Pods += hidden + forgotten
+	c.Hidden += hidden
+	c.Forgotten += forgotten
 	return c
 }
 

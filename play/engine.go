@@ -47,6 +47,7 @@ type Engine struct {
 	now    time.Time
 	notes  []string // the watch notes' text, in order
 	listed bool     // an Input.Listed came
+	ret    *retention
 }
 
 // NewEngine returns an engine with an empty timeline.
@@ -69,7 +70,13 @@ func (e *Engine) Add(src Observer, in Input) {
 		e.dirty = true
 		return
 	}
-	if o, ok := src.Observe(in); ok {
+	o, ok := src.Observe(in)
+	if !ok {
+		return
+	}
+	admit, changed := e.ret.admits(o)
+	e.dirty = e.dirty || changed
+	if admit {
 		e.Apply(o)
 	}
 }
@@ -90,11 +97,18 @@ func (e *Engine) Changed() bool { return e.dirty }
 func (e *Engine) Snapshot() timeline.Snapshot {
 	if e.dirty {
 		e.snap, e.dirty = e.b.Snapshot(), false
-		if len(e.notes) > 0 {
-			e.snap.Notes = append(slices.Clip(e.snap.Notes), e.notes...)
-		}
+		e.adjust()
 	}
 	return e.snap
+}
+
+// adjust adds to the builder's snapshot what the engine keeps: the watch notes after the
+// builder's, and the count of the pods forgotten (Retain).
+func (e *Engine) adjust() {
+	if len(e.notes) > 0 {
+		e.snap.Notes = append(slices.Clip(e.snap.Notes), e.notes...)
+	}
+	e.snap.Forgotten = e.ret.forgotten()
 }
 
 // Final is the last snapshot, for a run that has read all it will: the engine takes nothing
@@ -105,9 +119,7 @@ func (e *Engine) Final() timeline.Snapshot {
 		return e.snap
 	}
 	e.snap, e.dirty = e.b.Final(), false
-	if len(e.notes) > 0 {
-		e.snap.Notes = append(slices.Clip(e.snap.Notes), e.notes...)
-	}
+	e.adjust()
 	return e.snap
 }
 

@@ -27,6 +27,18 @@ type Options struct {
 	// Hide, for a live scope whose output shows only some pods' rows, picks the pods kept as a
 	// count only (Engine.Hide); nil keeps every pod.
 	Hide func(*timeline.PodObservation) bool
+	// KeepFinished, for a live scope watched for hours, lets go of a pod this long after the run
+	// saw it final (Engine.Retain), but the one in focus; nil keeps every pod.
+	KeepFinished *time.Duration
+	// Now is KeepFinished's clock; nil is time.Now.
+	Now func() time.Time
+}
+
+func (o Options) now() time.Time {
+	if o.Now != nil {
+		return o.Now()
+	}
+	return time.Now()
 }
 
 func (o Options) frame() time.Duration {
@@ -69,11 +81,7 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	reads := readLive(ctx, src)
-	r := &liveRun{src: src, opts: opts, show: show, e: NewEngine(), shown: true}
-	if opts.Hide != nil {
-		r.e.Hide(opts.Hide)
-	}
-	focus, focused := opts.brief(r.e)
+	r, focus := newLiveRun(src, opts, show)
 	// The clock ticks a frame apart while items come, and slows to idleFrame once a frame finds
 	// nothing changed: a watch idles most of its life, and waking 30 times a second to find
 	// nothing new was most of what it cost then. The first item after a lull wakes it again.
@@ -91,12 +99,14 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 				return r.finish(err)
 			}
 		case <-tick.C:
-			if !r.frame(false, nil) && !idle {
+			shown := r.frame(false, nil)
+			r.retain()
+			if !shown && !idle {
 				idle = true
 				tick.Reset(max(idleFrame, opts.frame()))
 			}
 		case <-focus:
-			focused = opts.Brief.follow(r.e, focused)
+			r.focused = opts.Brief.follow(r.e, r.focused)
 			r.frame(false, nil)
 		case <-r.linger:
 			return r.finish(nil)
@@ -104,6 +114,21 @@ func RunLive(ctx context.Context, src Source, opts Options, show func(Frame)) (R
 			return r.finish(nil)
 		}
 	}
+}
+
+// newLiveRun is a run of src with opts, its engine set up as they say, and the channel that
+// says the focus changed (nil without Options.Brief).
+func newLiveRun(src Source, opts Options, show func(Frame)) (*liveRun, <-chan struct{}) {
+	r := &liveRun{src: src, opts: opts, show: show, e: NewEngine(), shown: true}
+	if opts.Hide != nil {
+		r.e.Hide(opts.Hide)
+	}
+	if opts.KeepFinished != nil {
+		r.e.Retain(*opts.KeepFinished)
+	}
+	focus, focused := opts.brief(r.e)
+	r.focused = focused
+	return r, focus
 }
 
 // liveRead is what RunLive's reader hands on: an item, or the error that came instead.
@@ -145,6 +170,7 @@ type liveRun struct {
 	shown    bool
 	linger   <-chan time.Time
 	silent   time.Duration // as the last frame said
+	focused  string        // the UID of the pod in focus (Options.Brief), "" if none
 }
 
 // take applies what the reader handed on: an item, or a transient error kept for the next frame.
@@ -190,6 +216,19 @@ func (r *liveRun) frame(final bool, end error) bool {
 	}
 	r.shown = true
 	return true
+}
+
+// retain notes the pods that are final now, by the clock, and lets go of those final for
+// KeepFinished (but the one in focus): the frame that follows is without them. Called after a
+// frame, it reads that frame's snapshot (or the last one, when nothing changed), and between
+// changes costs next to nothing: no pod of it changed.
+func (r *liveRun) retain() {
+	if r.opts.KeepFinished == nil {
+		return
+	}
+	now := r.opts.now()
+	r.e.FinishedIn(r.e.Snapshot(), now)
+	r.e.Sweep(now, r.focused)
 }
 
 // finish shows the final frame and ends the run with err.

@@ -16,6 +16,9 @@ type Snapshot struct {
 	Notes   []string  `json:"notes,omitempty"` // problems with the data itself, e.g. clock skew
 	// Hidden counts the pods the Builder keeps as a count only (Builder.Hide): not in Pods.
 	Hidden int `json:"-"`
+	// Forgotten counts the pods a long run let go of once they were final (play.Engine.Retain,
+	// --keep-finished) that the API still has: not in Pods. The engine sets it, not the Builder.
+	Forgotten int `json:"-"`
 }
 
 // Events is every Event occurrence of the snapshot (its pods', its jobs' and the orphans), oldest

@@ -51,11 +51,14 @@ type FleetTable struct {
 	filter string
 	typing bool
 	page   int // rows a page moves; the view sets it from the height it draws in
-	hidden int // the snapshot's pods kept as a count only (timeline.Snapshot.Hidden)
+	// The snapshot's pods kept as a count only (timeline.Snapshot.Hidden, Forgotten).
+	hidden, forgotten int
 }
 
 // counts are what the header says: the table's, and the pods only counted.
-func (t *FleetTable) counts() fleet.Counts { return t.table.Counts.WithHidden(t.hidden) }
+func (t *FleetTable) counts() fleet.Counts {
+	return t.table.Counts.WithOnlyCounted(t.hidden, t.forgotten)
+}
 
 // OpenPodMsg asks the root model to open a pod's lanes.
 type OpenPodMsg struct{ UID string }
@@ -73,7 +76,7 @@ func NewFleetTable(sidecarsOnly bool) FleetTable {
 func (t *FleetTable) SetSnapshot(s timeline.Snapshot) {
 	last := t.rows.Last()
 	rows := t.rows.Of(s, nil)
-	t.hidden = s.Hidden
+	t.hidden, t.forgotten = s.Hidden, s.Forgotten
 	if sameRows(t.made, last) {
 		t.table = fleet.Remake(t.table, last, rows, t.rows.Changed(), t.view)
 	} else {

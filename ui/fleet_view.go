@@ -139,6 +139,9 @@ func fleetCounts(f *frame, t *FleetTable) string {
 	if c.Hidden > 0 {
 		s += fmt.Sprintf(" · %d without a sidecar hidden", c.Hidden)
 	}
+	if c.Forgotten > 0 {
+		s += fmt.Sprintf(" · %d finished, past --keep-finished", c.Forgotten)
+	}
 	if t.filter != "" || t.typing {
 		s += " · filter " + present.Safe(t.filter)
 		if t.typing {
@@ -168,6 +171,8 @@ func fleetEmpty(t *FleetTable) string {
 		return "no pod yet"
 	case c.Hidden == c.Pods:
 		return "no pod with a sidecar (" + strconv.Itoa(c.Hidden) + " hidden)"
+	case c.Hidden+c.Forgotten == c.Pods:
+		return "no pod to show: " + strconv.Itoa(c.Forgotten) + " finished past --keep-finished, " + strconv.Itoa(c.Hidden) + " without a sidecar hidden"
 	}
 	return "no pod matches the filter"
 }

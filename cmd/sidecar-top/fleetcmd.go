@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -14,6 +15,7 @@ import (
 type fleetFlags struct {
 	output       string // -o: json, jsonl or yaml; "" for the table
 	onlySidecars bool
+	keepFinished time.Duration
 	flags        *pflag.FlagSet // to tell --sidecars-only given from its default
 }
 
@@ -21,6 +23,7 @@ func (f *fleetFlags) addFlags(fs *pflag.FlagSet) {
 	f.flags = fs
 	fs.StringVarP(&f.output, "output", "o", "", "a scope's output: json or yaml (one document once the pods are listed), or jsonl (a line per milestone or finding as it is learnt)")
 	fs.BoolVar(&f.onlySidecars, "sidecars-only", false, "a scope's table hides pods without a sidecar (default: on with -A)")
+	fs.DurationVar(&f.keepFinished, "keep-finished", time.Hour, "a scope's table keeps a pod this long after it saw it finished or deleted; then it only counts it")
 }
 
 // check refuses an output the target cannot have, before anything connects.
@@ -32,8 +35,22 @@ func (f *fleetFlags) check(t watch.Target) error {
 		return fmt.Errorf("-o %s is for a scope (-n NAMESPACE with no target, or -A); for %s use record --%s FILE -o %s, or replay -o %s", f.output, t, recordFileFlag, f.output, f.output)
 	case f.given("sidecars-only") && t.Kind != watch.TargetScope:
 		return fmt.Errorf("--sidecars-only is for a scope (-n NAMESPACE with no target, or -A), not %s", t)
+	case f.given("keep-finished") && t.Kind != watch.TargetScope:
+		return fmt.Errorf("--keep-finished is for a scope (-n NAMESPACE with no target, or -A), not %s", t)
+	case f.keepFinished < 0:
+		return fmt.Errorf("--keep-finished %s: want 0 or more", f.keepFinished)
 	}
 	return nil
+}
+
+// keep is --keep-finished for a live watch of t: nil (every pod kept) but for a scope, and for
+// a command without the flag (record keeps every pod, as its file does).
+func (f *fleetFlags) keep(t watch.Target) *time.Duration {
+	if f.flags == nil || t.Kind != watch.TargetScope {
+		return nil
+	}
+	d := f.keepFinished
+	return &d
 }
 
 // given reports whether the flag was given on the command line.

@@ -25,15 +25,15 @@ type fleetOut struct {
 	scope  string
 	view   fleet.View
 	rows   fleet.Rows
-	last   map[string]string      // plain: each row's line as printed, by UID
-	seen   map[string]bool        // jsonl: what was printed, by key
-	pods   map[*timeline.Pod]bool // jsonl: the pods of the last frame, unchanged since if shared
-	done   bool                   // json: printed
+	last   map[string]string          // plain: each row's line as printed, by UID
+	seen   map[string]map[string]bool // jsonl: what was printed, by UID, then key
+	pods   map[*timeline.Pod]bool     // jsonl: the pods of the last frame, unchanged since if shared
+	done   bool                       // json: printed
 	err    error
 }
 
 func newFleetOut(w io.Writer, format, scope string, sidecarsOnly bool) *fleetOut {
-	return &fleetOut{w: w, format: format, scope: scope, last: map[string]string{}, seen: map[string]bool{},
+	return &fleetOut{w: w, format: format, scope: scope, last: map[string]string{}, seen: map[string]map[string]bool{},
 		view: fleet.View{SidecarsOnly: sidecarsOnly, Sort: fleet.KeyPod}}
 }
 
@@ -65,10 +65,10 @@ func (o *fleetOut) frame(f play.Frame) {
 	}
 }
 
-// table is the table of s's pods, and of those it only counts (Snapshot.Hidden).
+// table is the table of s's pods, and of those it only counts (Snapshot.Hidden, Forgotten).
 func (o *fleetOut) table(s timeline.Snapshot) fleet.Table {
 	t := fleet.Make(o.rows.Of(s, nil), o.view)
-	t.Counts = t.Counts.WithHidden(s.Hidden)
+	t.Counts = t.Counts.WithOnlyCounted(s.Hidden, s.Forgotten)
 	return t
 }
 
@@ -81,6 +81,9 @@ func (o *fleetOut) plain(t fleet.Table, now time.Time) {
 	first := len(o.last) == 0
 	if first {
 		fmt.Fprintf(tw, "%s\n", strings.Join(fleet.Titles[:], "\t"))
+	}
+	if len(o.last) > len(o.rows.Last()) {
+		forgetGone(o.last, uidsOf(o.rows.Last()))
 	}
 	for _, r := range t.Rows {
 		c := r.Cells(now)
@@ -133,27 +136,63 @@ func (o *fleetOut) jsonl(s timeline.Snapshot) {
 	pods := make(map[*timeline.Pod]bool, s.Pods.Len())
 	for _, p := range s.Pods.Items() {
 		pods[p] = true
-		if o.pods[p] {
-			continue
-		}
-		nth := map[string]int{} // a kind may come more than once in a run (not-ready, a probe's repeats)
-		for _, r := range p.Rows() {
-			m := r.Milestone
-			key := fmt.Sprintf("m %s %s %s %d", p.UID, m.Container, m.Kind, m.Attempt)
-			nth[key]++
-			key += fmt.Sprintf(" #%d", nth[key])
-			if !o.seen[key] {
-				o.seen[key] = true
-				o.json(fleetMilestone{"milestone", p.Namespace, p.Name, p.UID, *m})
-			}
-		}
-		for _, f := range p.Findings() {
-			key := fmt.Sprintf("f %s %s %s", p.UID, f.ID, f.Container)
-			if !o.seen[key] {
-				o.seen[key] = true
-				o.json(fleetFinding{"finding", p.Namespace, p.UID, f})
-			}
+		if !o.pods[p] {
+			o.jsonlPod(p)
 		}
 	}
 	o.pods = pods
+	if len(o.seen) > s.Pods.Len() {
+		have := make(map[string]bool, len(pods))
+		for p := range pods {
+			have[p.UID] = true
+		}
+		forgetGone(o.seen, have)
+	}
+}
+
+// jsonlPod prints the milestones and findings of p not printed before.
+func (o *fleetOut) jsonlPod(p *timeline.Pod) {
+	seen := o.seen[p.UID]
+	if seen == nil {
+		seen = map[string]bool{}
+		o.seen[p.UID] = seen
+	}
+	nth := map[string]int{} // a kind may come more than once in a run (not-ready, a probe's repeats)
+	for _, r := range p.Rows() {
+		m := r.Milestone
+		key := fmt.Sprintf("m %s %s %d", m.Container, m.Kind, m.Attempt)
+		nth[key]++
+		key += fmt.Sprintf(" #%d", nth[key])
+		if !seen[key] {
+			seen[key] = true
+			o.json(fleetMilestone{"milestone", p.Namespace, p.Name, p.UID, *m})
+		}
+	}
+	for _, f := range p.Findings() {
+		key := fmt.Sprintf("f %s %s", f.ID, f.Container)
+		if !seen[key] {
+			seen[key] = true
+			o.json(fleetFinding{"finding", p.Namespace, p.UID, f})
+		}
+	}
+}
+
+// forgetGone lets go of what byUID keeps of the pods not in have: those the run let go of
+// (--keep-finished), which do not come back. It costs the scope: the callers call it only when
+// byUID holds more pods than the snapshot.
+func forgetGone[V any](byUID map[string]V, have map[string]bool) {
+	for uid := range byUID {
+		if !have[uid] {
+			delete(byUID, uid)
+		}
+	}
+}
+
+// uidsOf is the set of the UIDs of rows.
+func uidsOf(rows []*fleet.Row) map[string]bool {
+	have := make(map[string]bool, len(rows))
+	for _, r := range rows {
+		have[r.UID] = true
+	}
+	return have
 }

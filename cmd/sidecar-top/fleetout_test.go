@@ -173,3 +173,46 @@ func TestWhere(t *testing.T) {
 		}
 	}
 }
+
+// TestFleetOutForgets: what --plain and -o jsonl keep of each pod goes with the pods a run lets
+// go of once finished (--keep-finished): a scope watched for days keeps no line per pod it ever
+// had.
+func TestFleetOutForgets(t *testing.T) {
+	e := play.NewEngine()
+	e.Retain(0)
+	_, end := fleetFrames(t)
+	for _, name := range recordings.Names() {
+		f, err := recordings.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, items, _, err := recfile.ReadAll(f, name)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range watch.Observations(items) {
+			e.Apply(o)
+		}
+	}
+	before := play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: true}
+	plain := newFleetOut(io.Discard, "plain", "all namespaces", false)
+	jsonl := newFleetOut(io.Discard, "jsonl", "all namespaces", false)
+	for _, o := range []*fleetOut{plain, jsonl} {
+		o.frame(before)
+	}
+	if len(plain.last) != end.Snapshot.Pods.Len() || len(jsonl.seen) != end.Snapshot.Pods.Len() {
+		t.Fatalf("plain keeps %d pods, jsonl %d, of %d", len(plain.last), len(jsonl.seen), end.Snapshot.Pods.Len())
+	}
+	e.FinishedIn(before.Snapshot, e.Now())
+	if gone := e.Sweep(e.Now()); len(gone) == 0 {
+		t.Fatal("no recording's pod was final")
+	}
+	after := play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: true}
+	for _, o := range []*fleetOut{plain, jsonl} {
+		o.frame(after)
+	}
+	if n := after.Snapshot.Pods.Len(); len(plain.last) != n || len(jsonl.seen) != n {
+		t.Errorf("after the run let go of the final pods: plain keeps %d pods, jsonl %d, of %d", len(plain.last), len(jsonl.seen), n)
+	}
+}

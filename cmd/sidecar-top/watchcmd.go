@@ -177,7 +177,7 @@ func (w *watchPlan) connect(ctx context.Context, s streams, client kubernetes.In
 // playOptions are how the player runs this watch: a recording's --linger and --until, a live
 // scope's brief mode and its frame rate.
 func (w *watchPlan) playOptions(rec *recordOptions, kube *kubeOptions) play.Options {
-	opts := play.Options{Brief: briefFocus(w.t, rec, kube)}
+	opts := play.Options{Brief: briefFocus(w.t, rec, kube), KeepFinished: kube.fleet.keep(w.t)}
 	if opts.Brief != nil && kube.fleet.sidecarsOnly(w.t) {
 		// The table and its plain and JSON forms show only pods with a sidecar: of the others,
 		// most of a cluster's pods, a count is all they need.
