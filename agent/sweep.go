@@ -8,7 +8,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/sidecar-top/sidecar-top/play"
-
 	"github.com/sidecar-top/sidecar-top/timeline"
 )
 
