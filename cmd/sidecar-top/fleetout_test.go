@@ -23,16 +23,7 @@ func fleetFrames(t *testing.T) (half, end play.Frame) {
 	e := play.NewEngine()
 	var rest []timeline.Observation
 	for _, name := range recordings.Names() {
-		f, err := recordings.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, items, _, err := recfile.ReadAll(f, name)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		obs := watch.Observations(items)
+		obs := embeddedObservations(t, name)
 		for _, o := range obs[:len(obs)/2] {
 			e.Apply(o)
 		}
@@ -43,6 +34,21 @@ func fleetFrames(t *testing.T) (half, end play.Frame) {
 		e.Apply(o)
 	}
 	return half, play.Frame{Snapshot: e.Snapshot(), Now: e.Now(), Listed: true}
+}
+
+// embeddedObservations are the observations of the embedded recording name.
+func embeddedObservations(t *testing.T, name string) []timeline.Observation {
+	t.Helper()
+	f, err := recordings.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, items, _, err := recfile.ReadAll(f, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return watch.Observations(items)
 }
 
 // TestFleetPlain: nothing before the listed pods are in; then the table with its counts; then a
@@ -182,16 +188,7 @@ func TestFleetOutForgets(t *testing.T) {
 	e.Retain(0)
 	_, end := fleetFrames(t)
 	for _, name := range recordings.Names() {
-		f, err := recordings.Open(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		_, items, _, err := recfile.ReadAll(f, name)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, o := range watch.Observations(items) {
+		for _, o := range embeddedObservations(t, name) {
 			e.Apply(o)
 		}
 	}
