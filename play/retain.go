@@ -35,12 +35,12 @@ type tombstone struct {
 	at      time.Time
 }
 
-// TombstoneGrace is how long, at least, a deleted pod's UID is kept once it is forgotten: its
+// tombstoneGrace is how long, at least, a deleted pod's UID is kept once it is forgotten: its
 // late Events, and a watch relisted from before its deletion, may still bring it back.
-const TombstoneGrace = 10 * time.Minute
+const tombstoneGrace = 10 * time.Minute
 
 // Retain has the engine let go of the pods final for keep or more, when Sweep says: their
-// timelines go, their UIDs are kept (until the API deletes the pod, or TombstoneGrace after a
+// timelines go, their UIDs are kept (until the API deletes the pod, or tombstoneGrace after a
 // deleted one's), and what comes about them later is not applied. The snapshot counts those the
 // API still has in Forgotten. Zero lets go at the first Sweep after a pod is final.
 func (e *Engine) Retain(keep time.Duration) {
@@ -58,7 +58,7 @@ func Final(p *timeline.Pod) bool {
 		return false
 	}
 	for i := range p.Containers {
-		switch LaneState(&p.Containers[i]) {
+		switch laneState(&p.Containers[i]) {
 		case timeline.StateRunning, timeline.StateStarted, timeline.StateReady, timeline.StateTerminating:
 			return false
 		}
@@ -66,8 +66,8 @@ func Final(p *timeline.Pod) bool {
 	return true
 }
 
-// LaneState is the state a container's lane is in now: its last run's last change.
-func LaneState(c *timeline.Container) timeline.LaneState {
+// laneState is the state a container's lane is in now: its last run's last change.
+func laneState(c *timeline.Container) timeline.LaneState {
 	if c.Runs.Len() == 0 {
 		return timeline.StatePending
 	}
@@ -124,7 +124,7 @@ func (e *Engine) FinishedIn(s timeline.Snapshot, now time.Time) {
 
 // Sweep lets go of the pods final for keep or more at now, but those it is asked to keep (a pod
 // a user has open), which are kept keep more; and of the tombstones of deleted pods
-// TombstoneGrace (or keep, if longer) after. It returns the UIDs let go; the next snapshot is
+// tombstoneGrace (or keep, if longer) after. It returns the UIDs let go; the next snapshot is
 // without them. It costs what it lets go of, not the scope. Without Retain it does nothing.
 func (e *Engine) Sweep(now time.Time, except ...string) []string {
 	r := e.ret
@@ -176,7 +176,7 @@ func (r *retention) bury(uids []string, now time.Time) {
 	n := 0
 	for ; n < len(r.dead); n++ {
 		tb, ok := r.tombs[r.dead[n]]
-		if ok && now.Sub(tb.at) < max(r.keep, TombstoneGrace) {
+		if ok && now.Sub(tb.at) < max(r.keep, tombstoneGrace) {
 			break
 		}
 		delete(r.tombs, r.dead[n])
