@@ -172,6 +172,8 @@ func startGapWhy(from, to *Milestone, specOf func(string) ContainerObservation) 
 // grace period.
 func stopGapWhy(from, to *Milestone, grace time.Duration, tx *gapTexts) string {
 	switch {
+	case from.Kind == MExit && to.Kind == MSigterm && to.At.Before(from.At):
+		return tx.withGrace("a sidecar waits for the app containers (and the sidecars after it) only until the grace period (%s) runs out, when they are killed", grace)
 	case from.Kind == MExit && to.Kind == MSigterm:
 		return "the kubelet signals a sidecar only after the app containers (and the sidecars after it) have exited"
 	case from.Kind == MPreStop && to.Kind == MSigterm:
