@@ -214,7 +214,7 @@ func readyWaitedForSidecars(p *Pod) []Finding {
 			continue // it waited for the gates, every container ready
 		}
 		last := idx.lastBefore(m.Latest.Add(second))
-		if last == nil || kindOf(p, last.Container) != KindSidecar {
+		if last == nil || kindOf(p, last.Container) != KindSidecar || !idx.othersReadyBefore(p, last.Container, m) {
 			continue
 		}
 		if times[last.Container] == nil {
@@ -264,6 +264,7 @@ type readyIndex [][]readyEntry
 type readyEntry struct {
 	earliest time.Time
 	best     *Milestone // the one with the latest estimate among the entries up to this one
+	latest   time.Time  // the latest bound among the entries up to this one
 }
 
 func newReadyIndex(p *Pod) readyIndex {
@@ -280,9 +281,12 @@ func newReadyIndex(p *Pod) readyIndex {
 		sort.SliceStable(ms, func(i, j int) bool { return ms[i].Earliest.Before(ms[j].Earliest) })
 		entries := make([]readyEntry, len(ms))
 		for i, m := range ms {
-			entries[i] = readyEntry{m.Earliest, m}
+			entries[i] = readyEntry{m.Earliest, m, m.Latest}
 			if i > 0 && !m.At.After(entries[i-1].best.At) {
 				entries[i].best = entries[i-1].best
+			}
+			if i > 0 && entries[i-1].latest.After(m.Latest) {
+				entries[i].latest = entries[i-1].latest
 			}
 		}
 		idx[ci] = entries
@@ -304,6 +308,24 @@ func (idx readyIndex) lastBefore(t time.Time) *Milestone {
 		}
 	}
 	return best
+}
+
+// othersReadyBefore reports whether every lane but sidecar's that was ready by the Pod's Ready
+// (podReady) certainly was a second before it (the kubelet may notice a readiness change that
+// late), so that the Pod's Ready waited for the sidecar. Of a pod listed after it became ready,
+// every lane's ready is bounded by the list, and which came last is not known: no finding.
+func (idx readyIndex) othersReadyBefore(p *Pod, sidecar string, podReady *Milestone) bool {
+	t := podReady.Latest.Add(second)
+	for ci, entries := range idx {
+		if p.Containers[ci].Name == sidecar {
+			continue
+		}
+		k := sort.Search(len(entries), func(i int) bool { return entries[i].earliest.After(t) })
+		if k > 0 && !entries[k-1].latest.Add(second).Before(podReady.Earliest) {
+			return false
+		}
+	}
+	return true
 }
 
 // crashLoop: a container restarted over and over, with the kubelet backing off between runs.

@@ -23,7 +23,11 @@ func sidecarRaced(p *Pod, f *podFacts) []Finding {
 			continue
 		}
 		start, ready, nextStart := c.Find(MStart, 0), c.Find(MReady, 0), next.Find(MStart, 0)
-		if start == nil || nextStart == nil || (ready != nil && !nextStart.At.Before(ready.At)) {
+		// Said when a status showed the next container running and the sidecar not ready (its
+		// ready then bounded below a second before that status, as the kubelet may show it
+		// late); not of a pod listed after both were up, whose sidecar's ready only the list bounds.
+		if start == nil || nextStart == nil || (ready != nil && (!nextStart.At.Before(ready.At) ||
+			ready.Earliest.Add(second).Before(nextStart.Latest))) {
 			continue
 		}
 		when := "before it was ready"

@@ -1,0 +1,41 @@
+package timeline_test
+
+import (
+	"testing"
+
+	"github.com/sidecar-top/sidecar-top/timeline"
+)
+
+// TestReadyWaitedOnlyWhenKnown: "Pod Ready waited for sidecar" is said only when every other
+// lane was certainly ready before the Pod, and sidecar-raced only when the app certainly
+// started before the sidecar was ready. A pod listed after it became ready has each lane's
+// ready bounded by the list alone, so which lane came last is not known and the finding is not
+// said (it used to follow whichever lane's estimate came out last, and changed between runs of a
+// fleet); a pod seen becoming ready with its app ready well before still has it.
+func TestReadyWaitedOnlyWhenKnown(t *testing.T) {
+	mk := func(sideReady bool, podReady string, lt float64) *timeline.PodObservation {
+		p := pod("a", running("side", timeline.KindSidecar, 1, sideReady, "1"), running("app", timeline.KindApp, 2, true, "2"))
+		p.Conditions = []timeline.Condition{{Type: "Ready", Status: podReady, LastTransition: sec(lt)}}
+		return p
+	}
+	const finding, raced = "Pod Ready waited for sidecar `side`", "started 1.0s after sidecar `side`, before it was ready"
+	listed := timeline.NewBuilder()
+	apply(listed, 30.1, timeline.Observation{Type: timeline.Added, Pod: mk(true, "True", 3)})
+	if p := listed.Snapshot().Pods.At(0); hasFinding(p.Findings(), finding) || hasFinding(p.Findings(), raced) {
+		t.Errorf("a pod listed after it became ready: %+v", p.Findings())
+	}
+	// Seen: the app ready by 3.1, the Pod Ready at 8: the sidecar held it.
+	seen := timeline.NewBuilder()
+	apply(seen, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
+	apply(seen, 8.1, timeline.Observation{Pod: mk(true, "True", 8)})
+	if p := seen.Snapshot().Pods.At(0); !hasFinding(p.Findings(), finding) || !hasFinding(p.Findings(), raced) {
+		t.Errorf("a pod seen waiting for its sidecar: %+v", p.Findings())
+	}
+	// Seen, but the app's ready may have come within a second of the Pod's: not known.
+	close := timeline.NewBuilder()
+	apply(close, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
+	apply(close, 4.5, timeline.Observation{Pod: mk(true, "True", 4)})
+	if p := close.Snapshot().Pods.At(0); hasFinding(p.Findings(), finding) {
+		t.Errorf("the app ready by 3.1, the Pod at 4: %+v", p.Findings())
+	}
+}
