@@ -29,7 +29,7 @@ sleep 60
 for bin in "$1" "$2"; do b[$bin]=$(cpu "${pid[$bin]}"); done
 /tmp/perf/fleetscale -mode churn -levels "$levels" -churn 30s >/tmp/perf/scope-cpu-churn.log 2>&1
 sleep 10
-echo "sidecar-top -A on $levels pods of the benchmark; churn: $(tail -1 /tmp/perf/scope-cpu-churn.log | cut -d' ' -f2-)"
+echo "sidecar-top -A on $levels pods of the benchmark; churn: $(grep "updates written" /tmp/perf/scope-cpu-churn.log | cut -d' ' -f2-)"
 label=old
 for bin in "$1" "$2"; do
   c=$(cpu "${pid[$bin]}")
