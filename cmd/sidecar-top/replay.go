@@ -253,7 +253,7 @@ func readObservations(ctx context.Context, rd *recfile.Reader) ([]timeline.Obser
 
 // runReplayView plays the replay in the view until the user quits.
 func runReplayView(ctx context.Context, s streams, mode ui.ColorMode, r *play.Replay, target, ns string, view *viewOptions) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := untilHangup(ctx)
 	defer cancel()
 	go r.Run(ctx)
 	cfg := replayConfig(r, target, ns, viewStyles(s, mode))

@@ -279,7 +279,7 @@ func warnTo(s streams) func(play.Frame) {
 func runLiveView(ctx context.Context, s streams, mode ui.ColorMode, src play.Source, opts play.Options, t watch.Target,
 	view *viewOptions, sidecarsOnly bool) (play.Result, error) {
 	report := view.report
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancel := untilHangup(ctx)
 	defer cancel()
 	frames := make(chan play.Frame, 1)
 	m := ui.NewModel(ui.Config{
