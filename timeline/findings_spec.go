@@ -26,7 +26,9 @@ func sidecarRaced(p *Pod, f *podFacts) []Finding {
 		// Said when a status showed the next container running and the sidecar not ready (its
 		// ready then bounded below a second before that status, as the kubelet may show it
 		// late); not of a pod listed after both were up, whose sidecar's ready only the list bounds.
-		if start == nil || nextStart == nil || (ready != nil && (!nextStart.At.Before(ready.At) ||
+		// Nor when the next container started before the sidecar: no kubelet's order, but
+		// statuses or Events that contradict each other (a race "-3462.7s after" was said).
+		if start == nil || nextStart == nil || nextStart.At.Before(start.At) || (ready != nil && (!nextStart.At.Before(ready.At) ||
 			ready.Earliest.Add(second).Before(nextStart.Latest))) {
 			continue
 		}

@@ -39,3 +39,15 @@ func TestReadyWaitedOnlyWhenKnown(t *testing.T) {
 		t.Errorf("the app ready by 3.1, the Pod at 4: %+v", p.Findings())
 	}
 }
+
+// TestRacedNotBeforeTheSidecar: statuses and Events that put the app's start before its
+// sidecar's (no kubelet does that; the scale benchmark's Events, stamped an hour before the pods,
+// did) are no race: the finding said "`app` started -3462.7s after sidecar".
+func TestRacedNotBeforeTheSidecar(t *testing.T) {
+	side := running("proxy", timeline.KindSidecar, 5, false, "1")
+	app := running("app", timeline.KindApp, 1, true, "2")
+	p := snapshotOf(timeline.Observation{Type: timeline.Added, Pod: pod("a", side, app), Received: sec(6.5)})
+	if hasFinding(p.Findings(), "with no startupProbe the kubelet starts the next container") {
+		t.Errorf("a race of an app that started before its sidecar: %+v", p.Findings())
+	}
+}
