@@ -33,7 +33,7 @@ func (s shape) native(i int) bool { return i%s.sidecarEvery == 0 }
 // grow makes pods from..to-1, each bound to the node with its status written through
 // pods/status as a kubelet would report a running pod, then perPod Events about each.
 func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod int) error {
-	uids := make([]types.UID, to-from)
+	uids, created := make([]types.UID, to-from), make([]time.Time, to-from)
 	err := perfproc.Parallel(ctx, 32, to-from, "pods", func(ctx context.Context, k int) error {
 		i := from + k
 		p, err := c.CoreV1().Pods(s.namespace(i)).Create(ctx, boundPod(s, i), metav1.CreateOptions{})
@@ -43,7 +43,7 @@ func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod
 		if err != nil {
 			return err
 		}
-		uids[k] = p.UID
+		uids[k], created[k] = p.UID, p.CreationTimestamp.Time
 		p.Status = runningStatus(s, i, p.CreationTimestamp.Time)
 		_, err = c.CoreV1().Pods(p.Namespace).UpdateStatus(ctx, p, metav1.UpdateOptions{})
 		return err
@@ -56,7 +56,7 @@ func grow(ctx context.Context, c kubernetes.Interface, s shape, from, to, perPod
 		if uids[k/perPod] == "" {
 			return nil // a pod kept from an earlier run has its Events
 		}
-		_, err := c.CoreV1().Events(s.namespace(i)).Create(ctx, podEvent(s, i, k%perPod, uids[k/perPod]), metav1.CreateOptions{})
+		_, err := c.CoreV1().Events(s.namespace(i)).Create(ctx, podEvent(s, i, k%perPod, uids[k/perPod], created[k/perPod]), metav1.CreateOptions{})
 		return err
 	})
 }
@@ -110,31 +110,37 @@ func runningStatus(s shape, i int, created time.Time) corev1.PodStatus {
 	return st
 }
 
-// podEvent is the k-th Event of pod i, as the scheduler and kubelet write them.
-func podEvent(s shape, i, k int, uid types.UID) *corev1.Event {
+// podEvent is the k-th Event of pod i, as the scheduler and kubelet write them: at the times
+// runningStatus gives (proxy started 1 s after the pod was created, app 2 s), as a kubelet's
+// would be. Events stamped before their pod (as they were once) contradict its status, and the
+// view then said what no kubelet does.
+func podEvent(s shape, i, k int, uid types.UID, created time.Time) *corev1.Event {
 	pod, ns := s.name(i), s.namespace(i)
-	steps := []struct{ reason, container, message string }{
-		{"Scheduled", "", fmt.Sprintf("Successfully assigned %s/%s to %s", ns, pod, nodeName)},
-		{"Pulled", "app", `Container image "docker.io/library/busybox:1.35" already present on machine`},
-		{"Created", "app", "Created container: app"},
-		{"Started", "app", "Started container app"},
+	type step struct {
+		reason, container, message string
+		sec                        int // after the pod was created
+	}
+	steps := []step{
+		{"Scheduled", "", fmt.Sprintf("Successfully assigned %s/%s to %s", ns, pod, nodeName), 0},
+		{"Pulled", "app", `Container image "docker.io/library/busybox:1.35" already present on machine`, 2},
+		{"Created", "app", "Created container: app", 2},
+		{"Started", "app", "Started container app", 2},
 	}
 	if s.native(i) {
-		steps = append(steps[:1], append([]struct{ reason, container, message string }{
-			{"Started", "proxy", "Started container proxy"}}, steps[1:]...)...)
+		steps = append(steps[:1], append([]step{{"Started", "proxy", "Started container proxy", 1}}, steps[1:]...)...)
 	}
-	step := steps[k%len(steps)]
-	at := time.Now().Add(-time.Hour + time.Duration(i)*time.Millisecond + time.Duration(k)*time.Second)
+	st := steps[k%len(steps)]
+	at := created.Add(time.Duration(st.sec) * time.Second)
 	ref := corev1.ObjectReference{Kind: "Pod", Namespace: ns, Name: pod, UID: uid, APIVersion: "v1"}
-	if step.container != "" {
-		ref.FieldPath = "spec.containers{" + step.container + "}"
-		if step.container == "proxy" {
+	if st.container != "" {
+		ref.FieldPath = "spec.containers{" + st.container + "}"
+		if st.container == "proxy" {
 			ref.FieldPath = "spec.initContainers{proxy}"
 		}
 	}
 	return &corev1.Event{
 		ObjectMeta:     metav1.ObjectMeta{Name: fmt.Sprintf("%s.%x", pod, at.UnixNano()+int64(k))},
-		InvolvedObject: ref, Reason: step.reason, Message: step.message, Type: corev1.EventTypeNormal,
+		InvolvedObject: ref, Reason: st.reason, Message: st.message, Type: corev1.EventTypeNormal,
 		Source:         corev1.EventSource{Component: "kubelet", Host: nodeName},
 		FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at), Count: 1,
 		ReportingController: "kubelet", ReportingInstance: nodeName,
