@@ -42,23 +42,9 @@ func TestReplayViewFromPipe(t *testing.T) {
 	t.Cleanup(func() { w.Close() })
 	go w.Write(bytes.Join(lines[:12], nil)) // more than the pipe holds: written as it is read
 
-	master, slave := openPTY(t, 40, 120)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestReplayViewFromPipe$")
 	cmd.Env = append(os.Environ(), fifoViewEnv+"="+fifo, "TERM=xterm-256color", "CI=1")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var out lockedOutput
-	go out.copyFrom(master)
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		master.Close()
-	})
+	master, done, out := onPTY(t, 40, 120, cmd)
 
 	// The view draws the pod (sc-a) and its init container from the lines written so far.
 	deadline := time.Now().Add(20 * time.Second)

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -24,21 +23,10 @@ func TestHangupEndsView(t *testing.T) {
 		quietterm.Restore() // as main does
 		os.Exit(run([]string{"demo", "--color", "never"}, newStreams()))
 	}
-	master, slave := openPTY(t, 30, 100)
 	// As nohup starts it: SIGHUP ignored from the start, which exec keeps.
 	cmd := exec.Command("sh", "-c", `trap '' HUP; exec "$0" -test.run='^TestHangupEndsView$'`, os.Args[0])
 	cmd.Env = append(os.Environ(), hangupEnv+"=1", "TERM=xterm-256color", "CI=")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() { _ = cmd.Process.Kill() })
-	var out lockedOutput
-	go out.copyFrom(master)
+	master, done, out := onPTY(t, 30, 100, cmd)
 	deadline := time.Now().Add(30 * time.Second)
 	for !strings.Contains(out.String(), "sc-") {
 		if time.Now().After(deadline) {

@@ -31,25 +31,11 @@ func TestSilentTerminal(t *testing.T) {
 		quietterm.Restore() // as main does
 		os.Exit(run([]string{"demo", "--color", "always"}, newStreams()))
 	}
-	master, slave := openPTY(t, 40, 120)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSilentTerminal$")
 	// CI is cleared: termenv takes any non-empty CI (as CI machines set it) to mean "not a
 	// terminal" and then asks nothing, which is not the user's terminal this test stands for.
 	cmd.Env = append(os.Environ(), silentTerminalEnv+"=1", "TERM=xterm-256color", "NO_COLOR=", "COLORFGBG=", "CI=")
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	slave.Close()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var out lockedOutput
-	go out.copyFrom(master)
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		master.Close()
-	})
+	master, done, out := onPTY(t, 40, 120, cmd)
 
 	// The view draws the demo's pods (sc-...) once the one query has waited: from the question
 	// to the view, well under termenv's 5 s (asserted loosely, for a loaded machine).
@@ -84,6 +70,29 @@ func TestSilentTerminal(t *testing.T) {
 			t.Errorf("the terminal was asked %q %d times, want once (the view's)", query, n)
 		}
 	}
+}
+
+// onPTY starts cmd on a new pseudo-terminal of rows×cols, as the session leader it controls:
+// the master, which the test reads and writes, cmd's end, and what cmd wrote to it so far. The
+// test's end kills cmd and closes the master.
+func onPTY(t *testing.T, rows, cols uint16, cmd *exec.Cmd) (master *os.File, done <-chan error, out *lockedOutput) {
+	t.Helper()
+	master, slave := openPTY(t, rows, cols)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	slave.Close()
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	out = &lockedOutput{}
+	go out.copyFrom(master)
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		master.Close()
+	})
+	return master, ended, out
 }
 
 // openPTY opens a pseudo-terminal of rows×cols: the master, which the test reads and writes,
