@@ -23,13 +23,7 @@ func sidecarRaced(p *Pod, f *podFacts) []Finding {
 			continue
 		}
 		start, ready, nextStart := c.Find(MStart, 0), c.Find(MReady, 0), next.Find(MStart, 0)
-		// Said when a status showed the next container running and the sidecar not ready (its
-		// ready then bounded below a second before that status, as the kubelet may show it
-		// late); not of a pod listed after both were up, whose sidecar's ready only the list bounds.
-		// Nor when the next container started before the sidecar: no kubelet's order, but
-		// statuses or Events that contradict each other (a race "-3462.7s after" was said).
-		if start == nil || nextStart == nil || nextStart.At.Before(start.At) || (ready != nil && (!nextStart.At.Before(ready.At) ||
-			ready.Earliest.Add(second).Before(nextStart.Latest))) {
+		if !raceSeen(start, ready, nextStart) {
 			continue
 		}
 		when := "before it was ready"
@@ -42,6 +36,19 @@ func sidecarRaced(p *Pod, f *podFacts) []Finding {
 			quote(next.Name), nextStart.At.Sub(start.At).Seconds(), quote(c.Name), when, quote(c.Name))})
 	}
 	return out
+}
+
+// raceSeen reports whether the next container (nextStart) was seen started after the sidecar
+// (start) and before the sidecar was ready (ready, nil if it never was): a status showed it
+// running and the sidecar not ready, which bounds the sidecar's ready below a second before that
+// status (the kubelet may show readiness that late). Of a pod listed after both were up, only the
+// list bounds the sidecar's ready: no race is known. A start before the sidecar's is no
+// kubelet's order but statuses or Events that contradict each other.
+func raceSeen(start, ready, nextStart *Milestone) bool {
+	if start == nil || nextStart == nil || nextStart.At.Before(start.At) {
+		return false
+	}
+	return ready == nil || nextStart.At.Before(ready.At) && !ready.Earliest.Add(second).Before(nextStart.Latest)
 }
 
 // startupProbeTimedOut: a startupProbe with the default timeoutSeconds of 1 that timed out.
