@@ -4,12 +4,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
@@ -19,6 +21,10 @@ import (
 // flap: a random pod's app goes not ready, or ready again, with its pod's Ready and
 // ContainersReady conditions, through pods/status. It returns how many it wrote.
 func churn(ctx context.Context, c kubernetes.Interface, s shape, pods, rate int, d time.Duration) (int, error) {
+	apps, err := appStatuses(ctx, c, s, pods)
+	if err != nil {
+		return 0, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	work := make(chan int, rate)
@@ -48,7 +54,7 @@ func churn(ctx context.Context, c kubernetes.Interface, s shape, pods, rate int,
 	for range 32 {
 		wg.Go(func() {
 			for i := range work {
-				if err := flap(ctx, c, s, i); err != nil && ctx.Err() == nil {
+				if err := flap(ctx, c, s, i, apps[i]); err != nil && ctx.Err() == nil {
 					once.Do(func() { firstErr = fmt.Errorf("pod %s: %w", s.name(i), err) })
 					continue
 				}
@@ -60,9 +66,39 @@ func churn(ctx context.Context, c kubernetes.Interface, s shape, pods, rate int,
 	return int(wrote.Load()), firstErr
 }
 
+// appStatuses reads each pod's app container status once, before the churn: a patch of pods/status
+// replaces the whole containerStatuses list (it has no merge key), so each update carries the
+// app's whole status with only its readiness turned, as a kubelet's does. A patch of
+// {name, ready} alone once left the app with no state, which no kubelet writes.
+func appStatuses(ctx context.Context, c kubernetes.Interface, s shape, pods int) ([]corev1.ContainerStatus, error) {
+	byName := make(map[string]corev1.ContainerStatus, pods)
+	for ns := range s.namespaces {
+		list, err := c.CoreV1().Pods(fmt.Sprintf("scale-%d", ns)).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range list.Items {
+			for _, st := range p.Status.ContainerStatuses {
+				if st.Name == "app" {
+					byName[p.Namespace+"/"+p.Name] = st
+				}
+			}
+		}
+	}
+	out := make([]corev1.ContainerStatus, pods)
+	for i := range out {
+		st, ok := byName[s.namespace(i)+"/"+s.name(i)]
+		if !ok {
+			return nil, fmt.Errorf("pod %s/%s has no app status to churn", s.namespace(i), s.name(i))
+		}
+		out[i] = st
+	}
+	return out, nil
+}
+
 // flap turns pod i's readiness over: ready pods become not ready and the other way round,
-// decided by the second, so that each update changes something.
-func flap(ctx context.Context, c kubernetes.Interface, s shape, i int) error {
+// decided by the second, so that each update changes something. app is its app's status.
+func flap(ctx context.Context, c kubernetes.Interface, s shape, i int, app corev1.ContainerStatus) error {
 	now := time.Now().UTC()
 	ready := now.Unix()%2 == 0
 	st := "False"
@@ -70,10 +106,15 @@ func flap(ctx context.Context, c kubernetes.Interface, s shape, i int) error {
 		st = "True"
 	}
 	at := now.Format(time.RFC3339)
+	app.Ready = ready
+	status, err := json.Marshal(app)
+	if err != nil {
+		return err
+	}
 	patch := fmt.Sprintf(`{"status":{"conditions":[{"type":"Ready","status":%q,"lastTransitionTime":%q},`+
-		`{"type":"ContainersReady","status":%q,"lastTransitionTime":%q}],"containerStatuses":[{"name":"app","ready":%t}]}}`,
-		st, at, st, at, ready)
-	_, err := c.CoreV1().Pods(s.namespace(i)).Patch(ctx, s.name(i), types.StrategicMergePatchType, []byte(patch),
+		`{"type":"ContainersReady","status":%q,"lastTransitionTime":%q}],"containerStatuses":[%s]}}`,
+		st, at, st, at, status)
+	_, err = c.CoreV1().Pods(s.namespace(i)).Patch(ctx, s.name(i), types.StrategicMergePatchType, []byte(patch),
 		metav1.PatchOptions{}, "status")
 	return err
 }
