@@ -19,12 +19,10 @@ import (
 
 // churn writes rate pod status updates a second for d, as kubelets do when readiness probes
 // flap: a random pod's app goes not ready, or ready again, with its pod's Ready and
-// ContainersReady conditions, through pods/status. It returns how many it wrote.
-func churn(ctx context.Context, c kubernetes.Interface, s shape, pods, rate int, d time.Duration) (int, error) {
-	apps, err := appStatuses(ctx, c, s, pods)
-	if err != nil {
-		return 0, err
-	}
+// ContainersReady conditions, through pods/status. apps are the pods' app statuses
+// (appStatuses), read before: the churn's time is its writes'. It returns how many it wrote.
+func churn(ctx context.Context, c kubernetes.Interface, s shape, apps []corev1.ContainerStatus, rate int, d time.Duration) (int, error) {
+	pods := len(apps)
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	work := make(chan int, rate)
@@ -73,7 +71,7 @@ func churn(ctx context.Context, c kubernetes.Interface, s shape, pods, rate int,
 func appStatuses(ctx context.Context, c kubernetes.Interface, s shape, pods int) ([]corev1.ContainerStatus, error) {
 	byName := make(map[string]corev1.ContainerStatus, pods)
 	for ns := range s.namespaces {
-		list, err := c.CoreV1().Pods(fmt.Sprintf("scale-%d", ns)).List(ctx, metav1.ListOptions{})
+		list, err := c.CoreV1().Pods(s.namespaceN(ns)).List(ctx, metav1.ListOptions{})
 		if err != nil {
 			return nil, err
 		}

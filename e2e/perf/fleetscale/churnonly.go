@@ -21,12 +21,16 @@ var clusterParts = []string{"kube-apiserver", "etcd"}
 // says what the API server and etcd spent a second and per update: whether the rate asked can
 // be written on this machine at all.
 func churnOnly(ctx context.Context, client kubernetes.Interface, c config, s shape) error {
+	apps, err := appStatuses(ctx, client, s, s.total)
+	if err != nil {
+		return err
+	}
 	before := make([]float64, len(clusterParts))
 	for i, name := range clusterParts {
 		before[i], _ = perfproc.CPUOf(name)
 	}
 	began := time.Now()
-	n, err := churn(ctx, client, s, s.total, c.rate, c.churn)
+	n, err := churn(ctx, client, s, apps, c.rate, c.churn)
 	secs := time.Since(began).Seconds()
 	log.Printf("%d updates written in %.1f s: %.0f a second of the %d asked; this machine has %d cores",
 		n, secs, float64(n)/secs, c.rate, runtime.NumCPU())

@@ -4,7 +4,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log"
 	"sync"
 	"time"
@@ -20,7 +19,7 @@ import (
 // makeNamespaces makes the namespaces the pods go in.
 func makeNamespaces(ctx context.Context, c kubernetes.Interface, s shape) error {
 	for i := range s.namespaces {
-		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("scale-%d", i)}}
+		ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: s.namespaceN(i)}}
 		if _, err := c.CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
 			return err
 		}
@@ -36,7 +35,7 @@ func cleanup(c kubernetes.Interface, s shape) {
 	log.Printf("deleting the benchmark's namespaces and node")
 	var wg sync.WaitGroup
 	for i := range s.namespaces {
-		ns := fmt.Sprintf("scale-%d", i)
+		ns := s.namespaceN(i)
 		wg.Go(func() {
 			if err := deletePods(ctx, c, ns); err != nil {
 				log.Printf("deleting the pods of %s: %v", ns, err)
@@ -84,7 +83,7 @@ func listTime(ctx context.Context, c kubernetes.Interface) (time.Duration, int, 
 // in a namespace being deleted.
 func namespacesGone(ctx context.Context, c kubernetes.Interface, s shape) error {
 	for i := range s.namespaces {
-		ns := fmt.Sprintf("scale-%d", i)
+		ns := s.namespaceN(i)
 		for {
 			_, err := c.CoreV1().Namespaces().Get(ctx, ns, metav1.GetOptions{})
 			if apierrors.IsNotFound(err) {

@@ -101,6 +101,10 @@ func measureLevel(ctx context.Context, client kubernetes.Interface, c config, s 
 // churnAll writes the updates while every program runs, runs what each measures meanwhile, and
 // samples them all after.
 func churnAll(ctx context.Context, client kubernetes.Interface, c config, s shape, l *level, runs []running) error {
+	apps, err := appStatuses(ctx, client, s, l.pods)
+	if err != nil {
+		return err
+	}
 	log.Printf("  churn: %d pod status updates a second for %s", c.rate, c.churn)
 	done := make(chan struct{})
 	for i, r := range runs {
@@ -111,7 +115,7 @@ func churnAll(ctx context.Context, client kubernetes.Interface, c config, s shap
 		}
 	}
 	began := time.Now()
-	wrote, err := churn(ctx, client, s, l.pods, c.rate, c.churn)
+	wrote, err := churn(ctx, client, s, apps, c.rate, c.churn)
 	l.wrote, l.churnSecs = wrote, time.Since(began).Seconds()
 	if err != nil {
 		log.Printf("  churn: %v", err)

@@ -24,7 +24,10 @@ type shape struct {
 	sidecarEvery int
 }
 
-func (s shape) namespace(i int) string { return fmt.Sprintf("scale-%d", i*s.namespaces/s.total) }
+func (s shape) namespace(i int) string { return s.namespaceN(i * s.namespaces / s.total) }
+
+// namespaceN is the benchmark's n-th namespace.
+func (s shape) namespaceN(n int) string { return fmt.Sprintf("scale-%d", n) }
 func (s shape) name(i int) string {
 	return fmt.Sprintf("s%d-%05d", i*s.namespaces/s.total, i) // names sort as the indexes do
 }
