@@ -32,10 +32,10 @@ func TestReadyWaitedOnlyWhenKnown(t *testing.T) {
 		t.Errorf("a pod seen waiting for its sidecar: %+v", p.Findings())
 	}
 	// Seen, but the app's ready may have come within a second of the Pod's: not known.
-	close := timeline.NewBuilder()
-	apply(close, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
-	apply(close, 4.5, timeline.Observation{Pod: mk(true, "True", 4)})
-	if p := close.Snapshot().Pods.At(0); hasFinding(p.Findings(), finding) {
+	near := timeline.NewBuilder()
+	apply(near, 3.1, timeline.Observation{Type: timeline.Added, Pod: mk(false, "False", 0)})
+	apply(near, 4.5, timeline.Observation{Pod: mk(true, "True", 4)})
+	if p := near.Snapshot().Pods.At(0); hasFinding(p.Findings(), finding) {
 		t.Errorf("the app ready by 3.1, the Pod at 4: %+v", p.Findings())
 	}
 }
