@@ -81,10 +81,12 @@ func (e *Engine) Add(src Observer, in Input) {
 	}
 }
 
-// Apply applies one observation.
+// Apply applies one observation. One that changes nothing (an Event's deletion, an update of a
+// hidden pod) moves the clock but asks for no frame: the view's own clock moves its ages.
 func (e *Engine) Apply(o timeline.Observation) {
-	e.b.Apply(o)
-	e.dirty = true
+	if e.b.Apply(o) {
+		e.dirty = true
+	}
 	if o.Received.After(e.now) {
 		e.now = o.Received
 	}

@@ -64,38 +64,58 @@ func NewBuilder() *Builder {
 	}
 }
 
-// Apply adds one observation. Of a pod's or an Event's observation it keeps nothing, neither
-// the observation nor its lists: it copies what it keeps, so that the caller may write the
-// next one into the same memory (watch.Translator; TestTranslatorIsObserve). A Job's it keeps.
-func (b *Builder) Apply(o Observation) {
+// Apply adds one observation, and reports whether the timeline may have changed: not for an
+// Event's deletion (Events expire; that is not something that happened to the pod), nor for
+// anything about a hidden pod, nor for a log of a lane not seen: a live scope gets these all
+// the time (a cluster's Events expire an hour after they were made; three of four pods of -A
+// are hidden), and asks for a frame only when something changed. Of a pod's or an Event's observation it keeps nothing, neither the observation nor
+// its lists: it copies what it keeps, so that the caller may write the next one into the same
+// memory (watch.Translator; TestTranslatorIsObserve). A Job's it keeps.
+func (b *Builder) Apply(o Observation) (changed bool) {
 	if b.final {
 		panic("timeline: Builder.Apply after Final or Stream")
 	}
 	switch {
 	case o.Pod != nil:
-		b.applyPod(o.Received, o.Type, o.Pod)
+		changed = b.applyPod(o.Received, o.Type, o.Pod)
 	case o.Event != nil:
-		b.applyEvent(o.Received, o.Type, o.Event)
+		changed = b.applyEvent(o.Received, o.Type, o.Event)
 	case o.Job != nil:
 		b.applyJob(o.Received, o.Type, o.Job)
+		changed = true
 	case o.Log != nil:
-		if ps, ls := b.lane(o.Log.Namespace, o.Log.Pod, o.Log.PodUID, o.Log.Container); ls != nil {
-			if !ls.addLog(o.Received, o.Log, ps.created()) {
-				ps.odd |= oddLogTime
-			}
-		}
+		changed = b.applyLog(o.Received, o.Log)
 	case o.Kubelet != nil:
-		if ps, ls := b.lane(o.Kubelet.Namespace, o.Kubelet.Pod, o.Kubelet.PodUID, o.Kubelet.Container); ls != nil {
-			if outOfLife(o.Kubelet.At, ps.created(), o.Received) {
-				ps.odd |= oddLogTime
-			} else {
-				ls.addKubelet(o.Kubelet)
-			}
-		}
-	default:
-		return
+		changed = b.applyKubelet(o.Received, o.Kubelet)
 	}
-	b.changed = true
+	b.changed = b.changed || changed
+	return changed
+}
+
+// applyLog adds a log's lines to their lane, if the lane has been seen.
+func (b *Builder) applyLog(r time.Time, o *LogObservation) bool {
+	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
+	if ls == nil {
+		return false
+	}
+	if !ls.addLog(r, o, ps.created()) {
+		ps.odd |= oddLogTime
+	}
+	return true
+}
+
+// applyKubelet adds what the kubelet's log says of a container's stop, if its lane has been seen.
+func (b *Builder) applyKubelet(r time.Time, o *KubeletObservation) bool {
+	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
+	if ls == nil {
+		return false
+	}
+	if outOfLife(o.At, ps.created(), r) {
+		ps.odd |= oddLogTime
+	} else {
+		ls.addKubelet(o)
+	}
+	return true
 }
 
 // lane is the lane of a pod's container (and the pod), by the pod's UID or else its newest of
@@ -118,13 +138,15 @@ func (b *Builder) lane(namespace, pod, uid, container string) (*podState, *laneS
 	return ps, ls
 }
 
-func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
+// applyPod adds a pod's observation; of a hidden pod it says only whether the count of hidden
+// pods changed.
+func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) bool {
 	key := p.UID
 	if key == "" {
 		key = p.Namespace + "/" + p.Name
 	}
-	if b.hidePod(key, t, p) {
-		return
+	if hidden, counted := b.hidePod(key, t, p); hidden {
+		return counted
 	}
 	ps, ok := b.pods[key]
 	if !ok {
@@ -146,6 +168,7 @@ func (b *Builder) applyPod(r time.Time, t WatchType, p *PodObservation) {
 		b.release(objectRef{"Pod", p.Namespace, p.Name, p.UID}, eventOwner{pod: ps})
 		b.release(objectRef{"Pod", p.Namespace, p.Name, ""}, eventOwner{pod: ps})
 	}
+	return true
 }
 
 // placeWalk is how far back a new pod is moved into its place by creation; one that belongs
@@ -190,9 +213,11 @@ func (b *Builder) applyJob(r time.Time, t WatchType, j *JobObservation) {
 	}
 }
 
-func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
+// applyEvent adds an Event's occurrence; false for its deletion (Events expire (TTL); that is
+// not something that happened to the pod) and for an Event about a hidden pod.
+func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) bool {
 	if t == Deleted || b.hiddenEvent(e) {
-		return // Events expire (TTL); that is not something that happened to the pod
+		return false
 	}
 	key := e.UID
 	if key == "" {
@@ -220,6 +245,7 @@ func (b *Builder) applyEvent(r time.Time, t WatchType, e *EventObservation) {
 		}
 		b.file(es, eventOcc{oc, es.last})
 	}
+	return true
 }
 
 // ownerOf is the pod or job an Event is about, if it has been seen: by the Event's involved UID,

@@ -17,26 +17,27 @@ func (b *Builder) Hide(hide func(*PodObservation) bool) {
 
 // hidePod reports whether the pod of key, observed as p, is hidden, and keeps the count of
 // hidden pods: a pod hide picks at its first observation is counted until its deletion.
-func (b *Builder) hidePod(key string, t WatchType, p *PodObservation) bool {
+// counted says whether the count changed, or the Events that waited for the pod went.
+func (b *Builder) hidePod(key string, t WatchType, p *PodObservation) (hidden, counted bool) {
 	if b.hide == nil {
-		return false
+		return false, false
 	}
 	if b.hidden[key] {
 		if t == Deleted {
 			delete(b.hidden, key)
-			b.changed = true
+			return true, true
 		}
-		return true
+		return true, false
 	}
 	if b.pods[key] != nil || !b.hide(p) {
-		return false
+		return false, false
 	}
 	if t != Deleted {
 		b.hidden[key] = true
-		b.changed = true
+		counted = true
 	}
-	b.dropWaiting(objectRef{"Pod", p.Namespace, p.Name, p.UID})
-	return true
+	dropped := b.dropWaiting(objectRef{"Pod", p.Namespace, p.Name, p.UID})
+	return true, counted || dropped
 }
 
 // hiddenEvent reports whether e is about a hidden pod.
@@ -45,16 +46,17 @@ func (b *Builder) hiddenEvent(e *EventObservation) bool {
 }
 
 // dropWaiting lets go of the Events that waited for ref's object: it is hidden.
-func (b *Builder) dropWaiting(ref objectRef) {
+func (b *Builder) dropWaiting(ref objectRef) (dropped bool) {
 	list := b.waiting[ref]
 	if len(list) == 0 {
-		return
+		return false
 	}
 	delete(b.waiting, ref)
 	for _, w := range list {
 		delete(b.events, w.key)
 	}
 	b.orphaned = true
+	return true
 }
 
 // waiter is an Event waiting for its object, and its key in the Builder's events.
