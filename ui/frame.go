@@ -57,8 +57,8 @@ const (
 	msgError
 )
 
-// frameView gathers what the view draws. Live, now is the last tick but never before the last
-// thing seen, so a snapshot never reaches past the axis.
+// frameView gathers what the view draws. Live, now is the last tick or the last thing seen
+// (show), whichever is later, so a snapshot never reaches past the axis.
 func (m *Model) frameView() frame {
 	f := frame{
 		snap: m.snap, view: m.view, width: m.width, height: m.height, now: m.now, st: m.styles, cache: m.cache,
@@ -75,14 +75,10 @@ func (m *Model) frameView() frame {
 	if f.cache == nil { // a Model not made by NewModel
 		f.cache = newViewCache()
 	}
-	if m.cfg.Mode == Live {
-		if seen := latestSeen(m.snap); seen.After(f.now) {
-			f.now = seen
-		}
-	} else if r := m.frame.Replay; r != nil {
+	if r := m.frame.Replay; m.cfg.Mode != Live && r != nil {
 		f.replay = replayInfo{pos: r.Pos, total: r.Total, speed: speedLabel(r.Speed), paused: r.Paused,
 			ended: r.AtEnd, empty: r.Empty}
-	} else {
+	} else if m.cfg.Mode != Live {
 		f.replay = replayInfo{empty: true}
 	}
 	if err := m.frame.WatchErr; err != nil {

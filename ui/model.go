@@ -244,6 +244,11 @@ func (m *Model) show(f play.Frame) {
 	if m.cfg.Mode == Replay || f.Now.After(m.now) {
 		m.now = f.Now
 	}
+	if m.cfg.Mode == Live { // never before the last thing seen: a snapshot never reaches past the axis
+		if seen := latestSeen(f.Snapshot); seen.After(m.now) {
+			m.now = seen
+		}
+	}
 	m.syncSelection()
 }
 
