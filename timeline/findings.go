@@ -213,8 +213,8 @@ func readyWaitedForSidecars(p *Pod) []Finding {
 			gated = false
 			continue // it waited for the gates, every container ready
 		}
-		last := idx.lastBefore(m.Latest.Add(second))
-		if last == nil || kindOf(p, last.Container) != KindSidecar || !idx.othersReadyBefore(p, last.Container, m) {
+		last := idx.waitedFor(p, m)
+		if last == nil {
 			continue
 		}
 		if times[last.Container] == nil {
@@ -308,6 +308,22 @@ func (idx readyIndex) lastBefore(t time.Time) *Milestone {
 		}
 	}
 	return best
+}
+
+// waitedFor is the sidecar's ready milestone the Pod's Ready (podReady) waited for, or nil: the
+// lane ready last by it is a sidecar's, ready within a second of it (the kubelet sets the Pod's
+// Ready in the status that says the container is ready, and notices that up to a second late),
+// and every other lane was ready before. A Pod's Ready that came again while every lane had been
+// ready for minutes waited for none of them, though the one ready last was a sidecar.
+func (idx readyIndex) waitedFor(p *Pod, podReady *Milestone) *Milestone {
+	last := idx.lastBefore(podReady.Latest.Add(second))
+	if last == nil || kindOf(p, last.Container) != KindSidecar || last.Latest.Add(second).Before(podReady.Earliest) {
+		return nil
+	}
+	if !idx.othersReadyBefore(p, last.Container, podReady) {
+		return nil
+	}
+	return last
 }
 
 // othersReadyBefore reports whether every lane but sidecar's that was ready by the Pod's Ready
