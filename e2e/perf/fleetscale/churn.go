@@ -19,7 +19,7 @@ import (
 
 // churn writes rate pod status updates a second for d, as kubelets do when readiness probes
 // flap: a random pod's app goes not ready, or ready again, with its pod's Ready and
-// ContainersReady conditions, through pods/status. apps are the pods' app statuses
+// ContainersReady conditions, through pods/status (flap). apps are the pods' app statuses
 // (appStatuses), read before: the churn's time is its writes'. It returns how many it wrote.
 func churn(ctx context.Context, c kubernetes.Interface, s shape, apps []corev1.ContainerStatus, rate int, d time.Duration) (int, error) {
 	pods := len(apps)
@@ -49,10 +49,14 @@ func churn(ctx context.Context, c kubernetes.Interface, s shape, apps []corev1.C
 	var firstErr error
 	var once sync.Once
 	var wg sync.WaitGroup
+	locks := make([]sync.Mutex, pods) // two writers never turn the same pod at once
 	for range 32 {
 		wg.Go(func() {
 			for i := range work {
-				if err := flap(ctx, c, s, i, apps[i]); err != nil && ctx.Err() == nil {
+				locks[i].Lock()
+				err := flap(ctx, c, s, i, &apps[i])
+				locks[i].Unlock()
+				if err != nil && ctx.Err() == nil {
 					once.Do(func() { firstErr = fmt.Errorf("pod %s: %w", s.name(i), err) })
 					continue
 				}
@@ -94,18 +98,21 @@ func appStatuses(ctx context.Context, c kubernetes.Interface, s shape, pods int)
 	return out, nil
 }
 
-// flap turns pod i's readiness over: ready pods become not ready and the other way round,
-// decided by the second, so that each update changes something. app is its app's status.
-func flap(ctx context.Context, c kubernetes.Interface, s shape, i int, app corev1.ContainerStatus) error {
-	now := time.Now().UTC()
-	ready := now.Unix()%2 == 0
+// flap turns pod i's readiness over: a ready pod becomes not ready and the other way round, its
+// app's status and the pod's Ready and ContainersReady conditions together, each condition with
+// the time of the change, as a kubelet writes them. app is its app's status, which flap keeps
+// as written. Deciding readiness by the clock instead once wrote a new lastTransitionTime with
+// the same status (no kubelet does), and a live view took it for the Pod becoming ready again.
+func flap(ctx context.Context, c kubernetes.Interface, s shape, i int, app *corev1.ContainerStatus) error {
+	ready := !app.Ready
 	st := "False"
 	if ready {
 		st = "True"
 	}
-	at := now.Format(time.RFC3339)
-	app.Ready = ready
-	status, err := json.Marshal(app)
+	at := time.Now().UTC().Format(time.RFC3339)
+	next := *app
+	next.Ready = ready
+	status, err := json.Marshal(next)
 	if err != nil {
 		return err
 	}
@@ -114,5 +121,8 @@ func flap(ctx context.Context, c kubernetes.Interface, s shape, i int, app corev
 		st, at, st, at, status)
 	_, err = c.CoreV1().Pods(s.namespace(i)).Patch(ctx, s.name(i), types.StrategicMergePatchType, []byte(patch),
 		metav1.PatchOptions{}, "status")
+	if err == nil {
+		*app = next
+	}
 	return err
 }
