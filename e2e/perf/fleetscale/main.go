@@ -11,6 +11,11 @@
 //     updates a second arrive, CPU per 1,000 updates.
 //   - -mode agent: `sidecar-top agent -A` and kube-state-metrics watching pods (issue 39): peak
 //     RSS, the time a scrape of /metrics takes and its size, CPU per 1,000 updates.
+//   - -mode churn: only the updates, on the pods of a -keep run, with what the API server and
+//     etcd spent on them.
+//   - -mode replay: on the pods of a -keep run, `record -A` while the churn writes, then key →
+//     frame in `replay --speed -speed` of that recording: the table under the churn's updates
+//     -speed times as fast as this API server could write them.
 //
 // Sizes are -levels (the empty cluster is measured first, as the anchor for growth); every
 // -sidecar-every-th pod has a native sidecar; -events-per-pod Events each. It prints one table.
@@ -42,9 +47,11 @@ type config struct {
 	namespaces   int
 	rate         int
 	churn        time.Duration
-	bin          string // sidecar-top
-	kubectl, k9s string // view mode's peers
-	ksm          string // agent mode's peer
+	speed        float64 // replay mode's playing speed
+	recording    string  // replay mode: a recording made before, played instead of making one
+	bin          string  // sidecar-top
+	kubectl, k9s string  // view mode's peers
+	ksm          string  // agent mode's peer
 	kubeconfig   string
 	out          string
 	keep         bool
@@ -54,7 +61,9 @@ type config struct {
 func main() {
 	var c config
 	var levels string
-	flag.StringVar(&c.mode, "mode", "view", "view (sidecar-top -A, kubectl, k9s), agent (the agent, kube-state-metrics), or churn (only the updates, on the pods of a -keep run)")
+	flag.StringVar(&c.mode, "mode", "view", "view (sidecar-top -A, kubectl, k9s), agent (the agent, kube-state-metrics), churn (only the updates, on the pods of a -keep run) or replay (key → frame in a replay of the churn, on the pods of a -keep run)")
+	flag.Float64Var(&c.speed, "speed", 8, "replay mode: the replay's speed")
+	flag.StringVar(&c.recording, "recording", "", "replay mode: play this recording of an earlier replay run instead of making one")
 	flag.StringVar(&levels, "levels", "5000,20000", "cluster sizes in pods, measured in turn after the empty cluster")
 	flag.IntVar(&c.eventsPerPod, "events-per-pod", 5, "Events about each pod")
 	flag.IntVar(&c.sidecarEvery, "sidecar-every", 4, "every N-th pod has a native sidecar")
@@ -78,8 +87,8 @@ func main() {
 		}
 		c.levels = append(c.levels, n)
 	}
-	if c.mode != "view" && c.mode != "agent" && c.mode != "churn" {
-		log.Fatalf("-mode %q: want view, agent or churn", c.mode)
+	if c.mode != "view" && c.mode != "agent" && c.mode != "churn" && c.mode != "replay" {
+		log.Fatalf("-mode %q: want view, agent, churn or replay", c.mode)
 	}
 	c.kubeconfig = os.Getenv("KUBECONFIG")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -118,6 +127,9 @@ func run(ctx context.Context, c config) error {
 		// Only the updates, on the pods a -keep run left: to profile a program by hand meanwhile,
 		// and to see what the cluster's own components spend on them.
 		return churnOnly(ctx, client, c, s)
+	}
+	if c.mode == "replay" {
+		return replayKeys(ctx, client, c, s)
 	}
 	if !c.keep {
 		defer cleanup(client, s)

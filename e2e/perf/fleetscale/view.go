@@ -48,17 +48,19 @@ func startFleetView(c config, s shape, l *level, n int) (running, error) {
 	}
 	r := running{proc: t.Proc, ready: at.Sub(began)}
 	if n > 0 {
-		r.during = func(ctx context.Context, m *measured) { m.keyFrames = keyFrames(ctx, t, 10) }
+		r.during = func(ctx context.Context, m *measured) {
+			m.keyFrames = keyFramesEvery(ctx, t, 10, 1500*time.Millisecond)
+		}
 	}
 	return r, nil
 }
 
-// keyFrames filters the table to the benchmark's namespaces, then presses N (sort by pod, each
-// press reversing the order) times times while the churn runs, and times each press to the
+// keyFramesEvery filters the table to the benchmark's namespaces, then presses N (sort by pod,
+// each press reversing the order) times times, gap apart, while the churn runs, and times each press to the
 // frame that answers it: the one whose POD title shows the new order's arrow. The rows are no
 // sign of it: the cursor stays on its pod, and the page shown follows the cursor, so the first
 // row drawn is not the first of the new order.
-func keyFrames(ctx context.Context, t *perfproc.Terminal, times int) []time.Duration {
+func keyFramesEvery(ctx context.Context, t *perfproc.Terminal, times int, gap time.Duration) []time.Duration {
 	// Only the benchmark's pods: the cluster's others (other tests') would sort around them. Each
 	// key is written on its own: a terminal's reader hands the program what one read gets, and
 	// "/scale-\r" written at once came as one key of seven runes, which is no "/", and then an
@@ -88,7 +90,7 @@ func keyFrames(ctx context.Context, t *perfproc.Terminal, times int) []time.Dura
 		select {
 		case <-ctx.Done():
 			return took
-		case <-time.After(1500 * time.Millisecond):
+		case <-time.After(gap):
 		}
 	}
 	return took
