@@ -53,11 +53,13 @@ func TestRacedNotBeforeTheSidecar(t *testing.T) {
 }
 
 // TestReadyNotWaitedForALongReadySidecar: a Pod's Ready that comes again while every lane has
-// been ready for minutes waited for none of them. The tie between lanes ready at the same
-// estimate went to the first lane, a sidecar, and the finding said the Pod's Ready waited for a
-// sidecar ready 18 minutes before it (1,071 of 20,000 pods of the scale benchmark, whose churn
-// wrote a new lastTransitionTime with the same status). A sidecar that became ready within a
-// second of a Pod's later Ready still held it.
+// been ready for minutes waited for none of them (the node lifecycle controller marks the pods
+// of a node it lost not Ready, their containers still ready, and they are Ready again with the
+// node). The tie between lanes ready at the same estimate went to the first lane, a sidecar,
+// and the finding said the Pod's Ready waited for a sidecar ready 18 minutes before it (1,071
+// of 20,000 pods of the scale benchmark, whose churn then wrote a new lastTransitionTime with
+// the same status). A sidecar that became ready within a second of a Pod's later Ready still
+// held it.
 func TestReadyNotWaitedForALongReadySidecar(t *testing.T) {
 	mk := func(sideReady bool, podReady string, lt float64) *timeline.PodObservation {
 		p := pod("a", running("side", timeline.KindSidecar, 1, sideReady, "1"), running("app", timeline.KindApp, 2, true, "2"))
