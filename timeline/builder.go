@@ -68,9 +68,10 @@ func NewBuilder() *Builder {
 // Event's deletion (Events expire; that is not something that happened to the pod), nor for
 // anything about a hidden pod, nor for a log of a lane not seen: a live scope gets these all
 // the time (a cluster's Events expire an hour after they were made; three of four pods of -A
-// are hidden), and asks for a frame only when something changed. Of a pod's or an Event's observation it keeps nothing, neither the observation nor
-// its lists: it copies what it keeps, so that the caller may write the next one into the same
-// memory (watch.Translator; TestTranslatorIsObserve). A Job's it keeps.
+// are hidden), and asks for a frame only when something changed. Of a pod's or an Event's
+// observation it keeps nothing, neither the observation nor its lists: it copies what it keeps,
+// so that the caller may write the next one into the same memory (watch.Translator;
+// TestTranslatorIsObserve). A Job's it keeps.
 func (b *Builder) Apply(o Observation) (changed bool) {
 	if b.final {
 		panic("timeline: Builder.Apply after Final or Stream")
