@@ -23,9 +23,10 @@ import (
 // machine's API server can write: `record -A` records the kept pods while the churn writes as
 // many as it can, and `replay --speed` plays the recording on a terminal, its updates coming
 // speed times as fast as they were written, while keys are pressed as in the view mode. The
-// replay runs the table, the briefs and the frames the live view runs, fed by the recording's
-// reader instead of the watch; it says at which rate the updates came while the keys were
-// pressed, from the recording's own times.
+// replay runs the table and the frames the live view runs, fed by the recording's reader
+// instead of the watch, and derives every pod whole (the live view keeps briefs). The rate it
+// says is the recording's pod updates between the playhead before the first press and after the
+// last, over the wall time between.
 func replayKeys(ctx context.Context, client kubernetes.Interface, c config, s shape) error {
 	if c.recording != "" {
 		return replayRecorded(ctx, c)
@@ -92,7 +93,7 @@ func replayUnderChurn(ctx context.Context, c config, rec string, pods int, times
 		return err
 	}
 	// The churn's first twentieth of updates is not waited for: a stray update before the churn
-	// (the cluster's own) would put the playhead's start before it.
+	// (the node lifecycle controller's, say) would put the playhead's start before it.
 	churnFrom, churnTo := times[len(times)/20], times[len(times)-1]
 	if _, err := waitPlayhead(t, churnFrom, time.Minute); err != nil {
 		return err
