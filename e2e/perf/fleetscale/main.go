@@ -99,6 +99,9 @@ func main() {
 }
 
 func run(ctx context.Context, c config) error {
+	if c.mode == "replay" && c.recording != "" {
+		return replayRecorded(ctx, c) // a recording made before: no cluster needed
+	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", c.kubeconfig)
 	if err != nil {
 		return err

@@ -28,9 +28,6 @@ import (
 // says is the recording's pod updates between the playhead before the first press and after the
 // last, over the wall time between.
 func replayKeys(ctx context.Context, client kubernetes.Interface, c config, s shape) error {
-	if c.recording != "" {
-		return replayRecorded(ctx, c)
-	}
 	apps, err := appStatuses(ctx, client, s, s.total)
 	if err != nil {
 		return err
