@@ -98,16 +98,13 @@ func main() {
 	}
 }
 
+// run measures what the mode says, on a cluster made ready for it (cleaned first with -clean;
+// the node object the pods are bound to heartbeating while it runs).
 func run(ctx context.Context, c config) error {
 	if c.mode == "replay" && c.recording != "" {
 		return replayRecorded(ctx, c) // a recording made before: no cluster needed
 	}
-	cfg, err := clientcmd.BuildConfigFromFlags("", c.kubeconfig)
-	if err != nil {
-		return err
-	}
-	cfg.QPS, cfg.Burst = 5000, 5000
-	client, err := kubernetes.NewForConfig(cfg)
+	client, err := newClient(c)
 	if err != nil {
 		return err
 	}
@@ -126,14 +123,30 @@ func run(ctx context.Context, c config) error {
 	if err := makeNode(nodeCtx, client); err != nil {
 		return fmt.Errorf("node: %w", err)
 	}
-	if c.mode == "churn" {
+	switch c.mode {
+	case "churn":
 		// Only the updates, on the pods a -keep run left: to profile a program by hand meanwhile,
 		// and to see what the cluster's own components spend on them.
 		return churnOnly(ctx, client, c, s)
-	}
-	if c.mode == "replay" {
+	case "replay":
 		return replayKeys(ctx, client, c, s)
 	}
+	return measureLevels(ctx, client, c, s)
+}
+
+// newClient is a client of c's cluster that no client-side limit slows.
+func newClient(c config) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", c.kubeconfig)
+	if err != nil {
+		return nil, err
+	}
+	cfg.QPS, cfg.Burst = 5000, 5000
+	return kubernetes.NewForConfig(cfg)
+}
+
+// measureLevels grows the cluster to each level in turn, measures the mode's programs there and
+// prints the table; it deletes what it made unless -keep.
+func measureLevels(ctx context.Context, client kubernetes.Interface, c config, s shape) error {
 	if !c.keep {
 		defer cleanup(client, s)
 	}
