@@ -93,32 +93,6 @@ func (b *Builder) Apply(o Observation) (changed bool) {
 	return changed
 }
 
-// applyLog adds a log's lines to their lane, if the lane has been seen.
-func (b *Builder) applyLog(r time.Time, o *LogObservation) bool {
-	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
-	if ls == nil {
-		return false
-	}
-	if !ls.addLog(r, o, ps.created()) {
-		ps.odd |= oddLogTime
-	}
-	return true
-}
-
-// applyKubelet adds what the kubelet's log says of a container's stop, if its lane has been seen.
-func (b *Builder) applyKubelet(r time.Time, o *KubeletObservation) bool {
-	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
-	if ls == nil {
-		return false
-	}
-	if outOfLife(o.At, ps.created(), r) {
-		ps.odd |= oddLogTime
-	} else {
-		ls.addKubelet(o)
-	}
-	return true
-}
-
 // lane is the lane of a pod's container (and the pod), by the pod's UID or else its newest of
 // that name, marked for derivation; nil when the pod or container has not been seen (what a log says of it is
 // then dropped: logs are read only for pods the watch has shown).

@@ -76,6 +76,32 @@ func logKey(id string, attempt int32) string {
 	return "#" + strconv.Itoa(int(attempt))
 }
 
+// applyLog adds a log's lines to their lane, if the lane has been seen.
+func (b *Builder) applyLog(r time.Time, o *LogObservation) bool {
+	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
+	if ls == nil {
+		return false
+	}
+	if !ls.addLog(r, o, ps.created()) {
+		ps.odd |= oddLogTime
+	}
+	return true
+}
+
+// applyKubelet adds what the kubelet's log says of a container's stop, if its lane has been seen.
+func (b *Builder) applyKubelet(r time.Time, o *KubeletObservation) bool {
+	ps, ls := b.lane(o.Namespace, o.Pod, o.PodUID, o.Container)
+	if ls == nil {
+		return false
+	}
+	if outOfLife(o.At, ps.created(), r) {
+		ps.odd |= oddLogTime
+	} else {
+		ls.addKubelet(o)
+	}
+	return true
+}
+
 // addLog files what a run's log said and marks the run for derivation again. A line stamped
 // with no time of the pod (see outOfLife; created is the pod's creation) is left out: ok is
 // false when one was.
