@@ -161,7 +161,7 @@ func killedAfterGrace(p *Pod, f *podFacts) []Finding {
 	var out []Finding
 	for i := range p.Containers {
 		c := &p.Containers[i]
-		for _, r := range c.Runs.Items() {
+		for k, r := range c.Runs.Items() {
 			exit := r.find(MExit)
 			if exit == nil || exit.Signal != "SIGKILL" {
 				continue
@@ -170,9 +170,13 @@ func killedAfterGrace(p *Pod, f *podFacts) []Finding {
 			if sig == nil {
 				continue
 			}
+			grace := time.Duration(0) // the deletion's grace, for the run the deletion stopped only
+			if f.deleting && k == c.Runs.Len()-1 {
+				grace = f.grace
+			}
 			text := fmt.Sprintf("%s did not exit on SIGTERM: killed (SIGKILL, exit 137) %.0fs later, at %s. "+
 				"A shell or sleep as PID 1 ignores SIGTERM unless it traps it.", quote(c.Name),
-				killedAfter(c, f.spec(i, c.Name), sig, exit, f.grace).Seconds(), p.offset(exit.At))
+				killedAfter(c, f.spec(i, c.Name), sig, exit, grace).Seconds(), p.offset(exit.At))
 			if c.Kind == KindSidecar {
 				text += " For a sidecar this 137 is teardown, not a failure, but it held the pod open."
 			}
@@ -182,9 +186,10 @@ func killedAfterGrace(p *Pod, f *podFacts) []Finding {
 	return out
 }
 
-// killedAfter is how long after its SIGTERM container c was killed: the grace period the pod
-// was stopped with, when c is an app container with no preStop hook (the kubelet kills it when
-// that runs out) and the milestones' bounds allow it, else their estimates' difference. From
+// killedAfter is how long after its SIGTERM container c was killed: the grace period the pod's
+// deletion gave (0: none), when c is an app container with no preStop hook (the kubelet kills it
+// when that runs out) and the milestones' bounds allow it, else their estimates' difference. A
+// kill for a failed liveness probe may have a grace of the probe's own: not said so. From
 // the estimates alone a 3 s grace came out as "4s later" (SIGTERM at +2.96, the exit in
 // [+6.0, +6.93]: 3.5 s).
 func killedAfter(c *Container, spec ContainerObservation, sig, exit *Milestone, grace time.Duration) time.Duration {
